@@ -1,0 +1,9 @@
+// hitcore's wasm core: free functions over the flat stores laid out in bindings/layout.ts.
+// The core never allocates: the facade owns the layout and grows memory; the core only reads
+// and writes the regions the header points at.
+export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucket_grid";
+
+/** First byte the facade may use for its regions: past the header and the static data. */
+export function arenaBase(): i32 {
+  return <i32>((__heap_base + 15) & ~15);
+}

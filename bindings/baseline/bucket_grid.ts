@@ -1,0 +1,429 @@
+// The pure-TS baseline: assembly/bucket_grid.ts ported line for line onto typed-array views of the
+// same memory layout (bindings/layout.ts). Same algorithm, same passes, no object per entity, so
+// the benchmark compares compilers and not algorithms. Read the wasm file for the why of each step.
+import {
+  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_MASK,
+  G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP,
+  H_ENTRIES, H_ENTRIES_CAP, H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PAIRS, H_PAIRS_CAP, H_RESULTS,
+  H_SEL, H_X, H_Y, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, MULTI_CELL,
+  S_AABB_TESTS, S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
+  SLOT_MASK,
+} from "../layout.js";
+import { pointInCircle, pointInRect, rectCircle } from "./shapes.js";
+import type { Kernel } from "../kernel.js";
+
+const MODE_PAIRS = 0;
+const MODE_FIRST = 1;
+const MODE_RESULTS = 2;
+const ENTRY_WORDS = ENTRY_BYTES >> 2;
+const HDR = HEADER >> 2;
+const fround = Math.fround;
+const bitsF32 = new Float32Array(1);
+const bitsU32 = new Uint32Array(bitsF32.buffer);
+
+/** The TS baseline kernel over a WebAssembly.Memory of its own (never compiled to wasm). */
+export class BaselineKernel implements Kernel {
+  readonly memory: WebAssembly.Memory;
+  private buffer: ArrayBuffer | null = null;
+  private f32 = new Float32Array(0);
+  private i32 = new Int32Array(0);
+  private u8 = new Uint8Array(0);
+
+  // The box of the last entityBox call, and the counters of the current call.
+  private bx0 = 0;
+  private by0 = 0;
+  private bx1 = 0;
+  private by1 = 0;
+  private aabbTests = 0;
+  private narrowTests = 0;
+  private cellsVisited = 0;
+  private invalid = 0;
+  private firstInvalid = -1;
+  private found = 0;
+
+  constructor(memory: WebAssembly.Memory) {
+    this.memory = memory;
+  }
+
+  arenaBase(): number {
+    return 1024;
+  }
+
+  /** Views over the whole memory, rebuilt when it has grown. */
+  private views(): void {
+    if (this.buffer !== this.memory.buffer) {
+      this.buffer = this.memory.buffer;
+      this.f32 = new Float32Array(this.buffer);
+      this.i32 = new Int32Array(this.buffer);
+      this.u8 = new Uint8Array(this.buffer);
+    }
+  }
+
+  private entityBox(i: number, kp: number, xw: number, yw: number, aw: number, bw: number): boolean {
+    const f32 = this.f32;
+    const k = this.u8[kp + i];
+    const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i];
+    let ok = true;
+    if (k === KIND_RECT) {
+      const b = f32[bw + i];
+      this.bx0 = x; this.by0 = y; this.bx1 = fround(x + a); this.by1 = fround(y + b);
+      ok = a >= 0 && b >= 0;
+    } else if (k === KIND_CIRCLE) {
+      this.bx0 = fround(x - a); this.by0 = fround(y - a); this.bx1 = fround(x + a); this.by1 = fround(y + a);
+      ok = a >= 0;
+    } else {
+      this.bx0 = x; this.by0 = y; this.bx1 = x; this.by1 = y;
+    }
+    return ok && this.bx0 - this.bx0 === 0 && this.by0 - this.by0 === 0 &&
+      this.bx1 - this.bx1 === 0 && this.by1 - this.by1 === 0;
+  }
+
+  private noteInvalid(i: number): void {
+    if (this.invalid === 0) this.firstInvalid = i;
+    this.invalid++;
+  }
+
+  private overlapSlots(i: number, j: number): boolean {
+    const h = this.i32, f32 = this.f32, u8 = this.u8;
+    const kp = h[HDR + H_KIND];
+    let ki = u8[kp + i], kj = u8[kp + j];
+    if (ki > kj) {
+      const t = i; i = j; j = t;
+      const tk = ki; ki = kj; kj = tk;
+    }
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const xi = f32[xw + i], yi = f32[yw + i], xj = f32[xw + j], yj = f32[yw + j];
+    const ai = f32[aw + i], aj = f32[aw + j];
+    if (ki === KIND_POINT) {
+      if (kj === KIND_POINT) return xi === xj && yi === yj;
+      if (kj === KIND_CIRCLE) return pointInCircle(xi, yi, xj, yj, aj);
+      return pointInRect(xi, yi, xj, yj, xj + aj, yj + f32[bw + j]);
+    }
+    if (ki === KIND_CIRCLE) {
+      if (kj === KIND_CIRCLE) {
+        const dx = xi - xj, dy = yi - yj, s = ai + aj;
+        return dx * dx + dy * dy < s * s;
+      }
+      return rectCircle(xj, yj, xj + aj, yj + f32[bw + j], xi, yi, ai);
+    }
+    if (ki === KIND_RECT && kj === KIND_RECT) {
+      const bi = f32[bw + i], bj = f32[bw + j];
+      return !(xi + ai < xj || xi > xj + aj || yi + bi < yj || yi > yj + bj);
+    }
+    return false;
+  }
+
+  private autoCellSize(histw: number, n: number): number {
+    const i32 = this.i32;
+    const target = n - (n >> 2);
+    let seen = 0;
+    let k = 0;
+    for (; k < HIST_BUCKETS; k++) {
+      seen += i32[histw + k];
+      if (seen >= target) break;
+    }
+    if (k === 0) return 0;
+    if (k > 253) k = 253;
+    return 2 * Math.pow(2, k - 126);
+  }
+
+  buildGrid(count: number, mask: number, cellSize: number): number {
+    this.views();
+    const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2, histw = h[HDR + H_HIST] >> 2;
+    i32.fill(0, histw, histw + HIST_BUCKETS);
+    this.invalid = 0;
+    this.firstInvalid = -1;
+    mask = mask | 0;
+
+    let n = 0;
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (let i = 0; i < count; i++) {
+      if ((i32[gw + i] & mask) === 0 || u8[kp + i] === KIND_NONE) continue;
+      if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
+      const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
+      const o = boxw + (n << 2);
+      f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
+      i32[selw + n] = i;
+      if (x0 < minX) minX = x0;
+      if (y0 < minY) minY = y0;
+      if (x1 > maxX) maxX = x1;
+      if (y1 > maxY) maxY = y1;
+      // The f32 exponent of the extent, read through its bits, as the core does.
+      bitsF32[0] = Math.max(x1 - x0, y1 - y0);
+      i32[histw + (bitsU32[0] >>> 23)]++;
+      n++;
+    }
+    h[HDR + S_INVALID] = this.invalid;
+    h[HDR + S_FIRST_INVALID] = this.firstInvalid;
+    h[HDR + G_SELECTED] = n;
+    h[HDR + G_MASK] = mask;
+    if (n === 0) {
+      h[HDR + G_COLS] = 0; h[HDR + G_ROWS] = 0; h[HDR + G_ENTRIES] = 0;
+      return 0;
+    }
+
+    const w = maxX - minX, hgt = maxY - minY;
+    const maxCells = Math.min(h[HDR + H_CELLS_CAP], n * CELLS_PER_ENTITY + SCRATCH_SLACK);
+    let cs = cellSize > 0 ? cellSize : this.autoCellSize(histw, n);
+    const spread = Math.sqrt(w * hgt / maxCells);
+    if (cs < spread) cs = spread;
+    if (cs < (w + hgt) / maxCells) cs = (w + hgt) / maxCells;
+    if (!(cs >= 1e-30)) cs = 1e-30 > w + hgt ? 1 : w + hgt;
+    let cols = 0, rows = 0;
+    for (;;) {
+      cols = Math.floor(w / cs) + 1;
+      rows = Math.floor(hgt / cs) + 1;
+      if (cols * rows <= maxCells) break;
+      cs *= 2;
+    }
+
+    const cellsw = h[HDR + H_CELLS] >> 2, entCap = h[HDR + H_ENTRIES_CAP];
+    let inv = fround(1 / cs);
+    let entries = 0;
+    for (;;) {
+      i32.fill(0, cellsw, cellsw + cols * rows);
+      entries = 0;
+      for (let s = 0; s < n; s++) {
+        const o = boxw + (s << 2);
+        const c0x = cellOf(f32[o], minX, inv, cols), c0y = cellOf(f32[o + 1], minY, inv, rows);
+        const c1x = cellOf(f32[o + 2], minX, inv, cols), c1y = cellOf(f32[o + 3], minY, inv, rows);
+        entries += (c1x - c0x + 1) * (c1y - c0y + 1);
+        if (entries > entCap) break;
+        for (let cy = c0y; cy <= c1y; cy++) {
+          const row = cellsw + cy * cols;
+          for (let cx = c0x; cx <= c1x; cx++) i32[row + cx]++;
+        }
+      }
+      if (entries <= entCap) break;
+      cs *= 2;
+      cols = Math.floor(w / cs) + 1;
+      rows = Math.floor(hgt / cs) + 1;
+      inv = fround(1 / cs);
+    }
+
+    const ncells = cols * rows;
+    let run = 0;
+    for (let c = cellsw; c < cellsw + ncells; c++) {
+      const k = i32[c];
+      i32[c] = run;
+      run += k;
+    }
+
+    const entw = h[HDR + H_ENTRIES] >> 2;
+    for (let s = 0; s < n; s++) {
+      const o = boxw + (s << 2);
+      const x0 = f32[o], y0 = f32[o + 1], x1 = f32[o + 2], y1 = f32[o + 3];
+      const c0x = cellOf(x0, minX, inv, cols), c0y = cellOf(y0, minY, inv, rows);
+      const c1x = cellOf(x1, minX, inv, cols), c1y = cellOf(y1, minY, inv, rows);
+      const tag = i32[selw + s] | ((c0x !== c1x || c0y !== c1y) ? MULTI_CELL : 0);
+      for (let cy = c0y; cy <= c1y; cy++) {
+        const row = cellsw + cy * cols;
+        for (let cx = c0x; cx <= c1x; cx++) {
+          const pos = i32[row + cx]++;
+          const e = entw + pos * ENTRY_WORDS;
+          i32[e] = tag;
+          f32[e + 1] = x0; f32[e + 2] = y0; f32[e + 3] = x1; f32[e + 4] = y1;
+        }
+      }
+    }
+
+    h[HDR + G_COLS] = cols;
+    h[HDR + G_ROWS] = rows;
+    f32[HDR + G_OX] = minX;
+    f32[HDR + G_OY] = minY;
+    f32[HDR + G_MAXX] = maxX;
+    f32[HDR + G_MAXY] = maxY;
+    f32[HDR + G_INV] = inv;
+    f32[HDR + G_CELL] = cs;
+    h[HDR + G_ENTRIES] = entries;
+    return n;
+  }
+
+  private beginCall(): void {
+    this.views();
+    this.aabbTests = 0;
+    this.narrowTests = 0;
+    this.cellsVisited = 0;
+    this.found = 0;
+  }
+
+  private endCall(): void {
+    const h = this.i32;
+    h[HDR + S_AABB_TESTS] = this.aabbTests;
+    h[HDR + S_NARROW_TESTS] = this.narrowTests;
+    h[HDR + S_CELLS_VISITED] = this.cellsVisited;
+    h[HDR + S_FOUND] = this.found;
+  }
+
+  private emitPair(pairw: number, cap: number, a: number, b: number): void {
+    if (this.found < cap) {
+      const o = pairw + (this.found << 1);
+      this.i32[o] = a;
+      this.i32[o + 1] = b;
+    }
+    this.found++;
+  }
+
+  selfPairs(count: number, mask: number, cellSize: number): number {
+    this.beginCall();
+    this.buildGrid(count, mask, cellSize);
+    const h = this.i32, f32 = this.f32, i32 = this.i32;
+    const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], ncells = cols * rows;
+    const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV];
+    const cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
+    const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
+    let aabbTests = 0, narrowTests = 0;
+    let start = 0;
+    for (let c = 0; c < ncells; c++) {
+      const end = i32[cellsw + c];
+      for (let p = start; p < end; p++) {
+        const e = entw + p * ENTRY_WORDS;
+        const ti = i32[e];
+        const x0 = f32[e + 1], y0 = f32[e + 2], x1 = f32[e + 3], y1 = f32[e + 4];
+        for (let q = p + 1; q < end; q++) {
+          const f = entw + q * ENTRY_WORDS;
+          aabbTests++;
+          const u0 = f32[f + 1], v0 = f32[f + 2], u1 = f32[f + 3], v1 = f32[f + 4];
+          if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
+          const tj = i32[f];
+          if ((ti | tj) & MULTI_CELL) {
+            const rc = cellOf(Math.max(x0, u0), ox, inv, cols) + cellOf(Math.max(y0, v0), oy, inv, rows) * cols;
+            if (rc !== c) continue;
+          }
+          const i = ti & SLOT_MASK, j = tj & SLOT_MASK;
+          narrowTests++;
+          if (this.overlapSlots(i, j)) this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
+        }
+      }
+      start = end;
+    }
+    this.aabbTests = aabbTests;
+    this.narrowTests = narrowTests;
+    this.cellsVisited = ncells;
+    this.endCall();
+    return this.found;
+  }
+
+  private scanCells(self: number, skip: number, mode: number, mask: number, exclusive: boolean): number {
+    const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
+    const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS];
+    const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV];
+    const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
+    if (cols === 0 || x1 < ox || y1 < oy || x0 > f32[HDR + G_MAXX] || y0 > f32[HDR + G_MAXY]) return SLOT_MASK;
+    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+    const multi = c0x !== c1x || c0y !== c1y;
+    const cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
+    const gw = h[HDR + H_GROUPS] >> 2, flagp = h[HDR + H_FLAGS];
+    const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP], resw = h[HDR + H_RESULTS] >> 2;
+    let best = SLOT_MASK;
+    for (let cy = c0y; cy <= c1y; cy++) {
+      for (let cx = c0x; cx <= c1x; cx++) {
+        const c = cy * cols + cx;
+        this.cellsVisited++;
+        const start = c === 0 ? 0 : i32[cellsw + c - 1];
+        const end = i32[cellsw + c];
+        for (let p = start; p < end; p++) {
+          const f = entw + p * ENTRY_WORDS;
+          const tj = i32[f];
+          const j = tj & SLOT_MASK;
+          if (mode === MODE_FIRST && j >= best) break;
+          if (j === skip) continue;
+          this.aabbTests++;
+          const u0 = f32[f + 1], v0 = f32[f + 2], u1 = f32[f + 3], v1 = f32[f + 4];
+          if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
+          if (mode === MODE_FIRST) {
+            if (exclusive && (u8[flagp + j] & FLAG_HIT)) continue;
+          } else if (multi || (tj & MULTI_CELL)) {
+            const rc = cellOf(Math.max(x0, u0), ox, inv, cols) + cellOf(Math.max(y0, v0), oy, inv, rows) * cols;
+            if (rc !== c) continue;
+          }
+          if (mode === MODE_RESULTS && (i32[gw + j] & mask) === 0) continue;
+          this.narrowTests++;
+          if (!this.overlapSlots(self, j)) continue;
+          if (mode === MODE_FIRST) { best = j; break; }
+          if (mode === MODE_PAIRS) this.emitPair(pairw, cap, self, j);
+          else { i32[resw + this.found] = j; this.found++; }
+        }
+      }
+    }
+    return best;
+  }
+
+  crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number {
+    this.beginCall();
+    this.buildGrid(count, maskB, cellSize);
+    const h = this.i32, i32 = this.i32, u8 = this.u8;
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    maskA = maskA | 0;
+    for (let i = 0; i < count; i++) {
+      if ((i32[gw + i] & maskA) === 0 || u8[kp + i] === KIND_NONE) continue;
+      if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
+      this.scanCells(i, i, MODE_PAIRS, 0, false);
+    }
+    h[HDR + S_INVALID] = this.invalid;
+    h[HDR + S_FIRST_INVALID] = this.firstInvalid;
+    this.endCall();
+    return this.found;
+  }
+
+  firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean): number {
+    this.beginCall();
+    this.buildGrid(count, maskB, cellSize);
+    const h = this.i32, i32 = this.i32, u8 = this.u8;
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2, flagp = h[HDR + H_FLAGS];
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
+    u8.fill(0, flagp, flagp + count);
+    maskA = maskA | 0;
+    for (let i = 0; i < count; i++) {
+      if ((i32[gw + i] & maskA) === 0 || u8[kp + i] === KIND_NONE) continue;
+      if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
+      const best = this.scanCells(i, i, MODE_FIRST, 0, exclusive);
+      if (best === SLOT_MASK) continue;
+      u8[flagp + i] |= FLAG_STOPPED;
+      u8[flagp + best] |= FLAG_HIT;
+      this.emitPair(pairw, cap, i, best);
+    }
+    h[HDR + S_INVALID] = this.invalid;
+    h[HDR + S_FIRST_INVALID] = this.firstInvalid;
+    this.endCall();
+    return this.found;
+  }
+
+  queryProbe(count: number, mask: number, useGrid: boolean, exclude: number): number {
+    this.beginCall();
+    const h = this.i32, i32 = this.i32, u8 = this.u8;
+    const probe = h[HDR + H_CAPACITY];
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    mask = mask | 0;
+    if (!this.entityBox(probe, kp, xw, yw, aw, bw)) { this.endCall(); return 0; }
+    if (useGrid) {
+      this.scanCells(probe, exclude, MODE_RESULTS, mask, false);
+    } else {
+      const resw = h[HDR + H_RESULTS] >> 2;
+      const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
+      for (let j = 0; j < count; j++) {
+        if ((i32[gw + j] & mask) === 0 || u8[kp + j] === KIND_NONE || j === exclude) continue;
+        if (!this.entityBox(j, kp, xw, yw, aw, bw)) continue;
+        this.aabbTests++;
+        if (x1 < this.bx0 || x0 > this.bx1 || y1 < this.by0 || y0 > this.by1) continue;
+        this.narrowTests++;
+        if (this.overlapSlots(probe, j)) { i32[resw + this.found] = j; this.found++; }
+      }
+    }
+    this.endCall();
+    return this.found;
+  }
+}
+
+/** Cell column (or row) of v, clamped into the grid; v at or above the origin truncates as floor. */
+function cellOf(v: number, origin: number, inv: number, n: number): number {
+  const t = (v - origin) * inv;
+  return t < 1 ? 0 : (t >= n ? n - 1 : t | 0);
+}

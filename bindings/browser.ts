@@ -1,0 +1,35 @@
+// The browser (and worker) entry: the packaged core is streamed and compiled while it downloads.
+import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
+import type { World } from "./world.js";
+
+export * from "./world.js";
+export * from "./primitives.js";
+export type { CreateOptions, WasmSource } from "./create.js";
+
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
+
+async function fromUrl(url: string): Promise<WebAssembly.Module> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`hitcore: could not fetch the core from ${url} (HTTP ${response.status}). Pass options.wasm with the URL your bundler gives hitcore.wasm.`);
+  // Servers that do not send application/wasm cannot stream; compile the bytes instead.
+  if (response.headers.get("content-type")?.startsWith("application/wasm")) return WebAssembly.compileStreaming(response);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+function load(source: WasmSource | undefined): Promise<WebAssembly.Module> {
+  if (source === undefined || source instanceof URL || typeof source === "string") {
+    const url = String(source ?? new URL("./hitcore.wasm", import.meta.url));
+    let module = compiled.get(url);
+    if (!module) {
+      module = fromUrl(url);
+      compiled.set(url, module);
+    }
+    return module;
+  }
+  return compileSource(source);
+}
+
+/** Creates a world. The wasm backend (default) fetches and compiles the core once per URL; `backend: "js"` needs no wasm. */
+export function createWorld(options: CreateOptions = {}): Promise<World> {
+  return createWorldWith(options, load);
+}

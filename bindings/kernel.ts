@@ -1,0 +1,17 @@
+// The interface both backends implement: the wasm core's exports and the TS baseline's methods.
+// Every call reads its regions from the header (bindings/layout.ts); none allocates.
+export interface Kernel {
+  readonly memory: WebAssembly.Memory;
+  /** First byte the facade may use for its regions. */
+  arenaBase(): number;
+  /** Builds the grid over live slots in [0, count) with (groups & mask) != 0; returns how many it holds. */
+  buildGrid(count: number, mask: number, cellSize: number): number;
+  /** All overlapping pairs within mask; returns the total (pairs past the capacity are counted, not written). */
+  selfPairs(count: number, mask: number, cellSize: number): number;
+  /** All overlapping (a in maskA, b in maskB) pairs, a != b; returns the total. */
+  crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number;
+  /** Each maskA entity stops at the lowest-slot maskB entity it overlaps; returns the number of hits. */
+  firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean): number;
+  /** Entities in mask overlapping the probe slot, except slot `exclude`; returns their number. */
+  queryProbe(count: number, mask: number, useGrid: boolean, exclude: number): number;
+}

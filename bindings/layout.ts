@@ -1,0 +1,82 @@
+// The shared memory contract between the facade and both kernels (wasm and the TS baseline).
+// This file is compiled by both tsc and asc, so it holds plain integer constants only.
+//
+// Header: one 4-byte field per slot at HEADER + 4 * field. The facade writes the region pointers
+// and capacities; a kernel writes the grid parameters and the stats of its last call.
+//
+//   field            type  written by  meaning
+//   H_CAPACITY       i32   facade      entity slots per store array (the probe lives at index CAPACITY)
+//   H_X .. H_B       i32   facade      f32[CAPACITY+1]: x, y, a (radius or width), b (height)
+//   H_GROUPS         i32   facade      u32[CAPACITY+1]: group bits, 0 for a free slot
+//   H_KIND           i32   facade      u8[CAPACITY+1]: KIND_*, 0 for a free slot
+//   H_FLAGS          i32   facade      u8[CAPACITY+1]: FLAG_* written by firstHits
+//   H_BOX            i32   facade      f32[4 * CAPACITY]: selected boxes (x0, y0, x1, y1), scratch
+//   H_SEL            i32   facade      i32[CAPACITY]: selected slot indices, scratch
+//   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: cell counts, then cell ends, scratch
+//   H_ENTRIES, _CAP  i32   facade      ENTRY_BYTES records: (slot | MULTI_CELL, x0, y0, x1, y1)
+//   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
+//   H_RESULTS        i32   facade      i32[CAPACITY]: query output
+//   H_HIST           i32   facade      i32[256]: size histogram (f32 exponent buckets), scratch
+//   G_*              mixed kernel      the grid built by the last call
+//   S_*              i32   kernel      what the last call visited
+export const HEADER = 256;
+export const HEADER_FIELDS = 48;
+
+export const H_CAPACITY = 0;
+export const H_X = 1;
+export const H_Y = 2;
+export const H_A = 3;
+export const H_B = 4;
+export const H_GROUPS = 5;
+export const H_KIND = 6;
+export const H_FLAGS = 7;
+export const H_BOX = 8;
+export const H_SEL = 9;
+export const H_CELLS = 10;
+export const H_CELLS_CAP = 11;
+export const H_ENTRIES = 12;
+export const H_ENTRIES_CAP = 13;
+export const H_PAIRS = 14;
+export const H_PAIRS_CAP = 15;
+export const H_RESULTS = 16;
+export const H_HIST = 17;
+
+// Grid of the last build (f32 fields are stored as f32 bits).
+export const G_COLS = 20;
+export const G_ROWS = 21;
+export const G_OX = 22; // f32
+export const G_OY = 23; // f32
+export const G_MAXX = 24; // f32
+export const G_MAXY = 25; // f32
+export const G_INV = 26; // f32, 1 / cell size
+export const G_CELL = 27; // f32, cell size
+export const G_SELECTED = 28;
+export const G_ENTRIES = 29;
+export const G_MASK = 30;
+
+// Stats of the last call (Box2D's b2TreeStats idea: prove pruning, not only speed).
+export const S_AABB_TESTS = 32;
+export const S_NARROW_TESTS = 33;
+export const S_FOUND = 34;
+export const S_INVALID = 35;
+export const S_FIRST_INVALID = 36;
+export const S_CELLS_VISITED = 37;
+
+export const KIND_NONE = 0;
+export const KIND_POINT = 1;
+export const KIND_CIRCLE = 2;
+export const KIND_RECT = 3;
+
+export const FLAG_STOPPED = 1; // firstHits: this bullet hit something and stopped
+export const FLAG_HIT = 2; // firstHits: this enemy was hit
+
+export const MULTI_CELL = 1 << 31; // entry slot bit: the entity covers more than one cell
+export const SLOT_MASK = 0x7fffffff;
+export const ENTRY_BYTES = 20;
+export const HIST_BUCKETS = 256;
+
+// Cells per selected entity the automatic cell size aims at, and the cap on entries per entity
+// before the grid coarsens (so a pile of huge entities degrades to brute force, never to O(N * cells)).
+export const CELLS_PER_ENTITY = 4;
+export const ENTRIES_PER_ENTITY = 4;
+export const SCRATCH_SLACK = 64;

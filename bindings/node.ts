@@ -1,0 +1,26 @@
+// The Node entry: the packaged core is read from disk (Node 20's fetch cannot read file: URLs).
+import { readFile } from "node:fs/promises";
+import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
+import type { World } from "./world.js";
+
+export * from "./world.js";
+export * from "./primitives.js";
+export type { CreateOptions, WasmSource } from "./create.js";
+
+let packaged: Promise<WebAssembly.Module> | null = null;
+
+async function load(source: WasmSource | undefined): Promise<WebAssembly.Module> {
+  if (source === undefined) {
+    packaged ??= readFile(new URL("./hitcore.wasm", import.meta.url)).then((bytes) => WebAssembly.compile(bytes));
+    return packaged;
+  }
+  if (source instanceof URL || typeof source === "string") {
+    return WebAssembly.compile(await readFile(source instanceof URL ? source : new URL(source, import.meta.url)));
+  }
+  return compileSource(source);
+}
+
+/** Creates a world. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
+export function createWorld(options: CreateOptions = {}): Promise<World> {
+  return createWorldWith(options, load);
+}

@@ -1,0 +1,649 @@
+// The typed facade: one World over either kernel (wasm core or TS baseline). It owns the memory
+// layout, ids, growth and validation; the kernels only run loops over the regions it lays out.
+//
+// Regions, in this order from the arena base (S = capacity + 1 slots: the last is the query probe):
+//   x, y, a, b      f32[S]     position; a = radius (circle) or width (rect); b = height (rect)
+//   groups          u32[S]     group bits; 0 marks a free slot         } preserved when
+//   kind            u8[S]      KIND_*; 0 marks a free slot             } the arena grows
+//   flags           u8[S]      FLAG_* from the last firstHits          }
+//   box             f32[4C]    scratch: boxes of the selected entities
+//   sel             i32[C]     scratch: slots of the selected entities
+//   cells           i32[CELLS_PER_ENTITY * C + SLACK]            scratch: cell counts, then ends
+//   entries         ENTRY_BYTES x [ENTRIES_PER_ENTITY * C + SLACK] scratch: (slot, box) per cell
+//   pairs           i32[2P]    pair output
+//   results         i32[S]     query output
+//   hist            i32[256]   scratch: size histogram
+import {
+  CELLS_PER_ENTITY, ENTRIES_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES,
+  G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_ENTRIES_CAP,
+  H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
+  HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
+  S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
+} from "./layout.js";
+import type { Kernel } from "./kernel.js";
+
+export { FLAG_HIT, FLAG_STOPPED, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT };
+
+export type Backend = "wasm" | "js";
+
+/** Shape kinds as stored in `world.kinds`. */
+export const Kind = { None: KIND_NONE, Point: KIND_POINT, Circle: KIND_CIRCLE, Rect: KIND_RECT } as const;
+
+/** Every group bit: the default mask of queries. */
+export const ALL_GROUPS = 0xffffffff;
+/** No entity: what idAt returns for a free slot. */
+export const NULL_ID = 0;
+/** Coordinates and sizes beyond this magnitude are rejected (their sums must stay finite in f32). */
+export const MAX_COORD = 1e30;
+
+const SLOT_BITS = 24;
+const SLOT_SPAN = 1 << SLOT_BITS;
+const MAX_GENERATION = 1 << 28; // keeps ids below 2^52; a slot that reaches it is retired
+const PAGE = 65536;
+
+export interface WorldOptions {
+  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  backend?: Backend;
+  /** Entities to reserve room for (default 1024). */
+  capacity?: number;
+  /** Grow the stores (x2) when full instead of throwing (default true). */
+  growable?: boolean;
+  /** Hard cap on entities when growing (default 4,194,304). */
+  maxCapacity?: number;
+  /** Grid cell size in world units; 0 or absent picks one from the entity sizes each build. */
+  cellSize?: number;
+  /** Pairs the pair buffer holds before it grows (default 2 x capacity). */
+  pairCapacity?: number;
+  /** Grow the pair buffer and rerun a query whose pairs did not fit (default true); false reports `droppedPairs`. */
+  growPairs?: boolean;
+}
+
+/** What the last query visited, for tests and tuning (allocates: not for the frame loop). */
+export interface GridStats {
+  selected: number;
+  cols: number;
+  rows: number;
+  cellSize: number;
+  entries: number;
+  cellsVisited: number;
+  aabbTests: number;
+  narrowTests: number;
+  found: number;
+}
+
+/** A rejected call: `code` names the problem, the message says how to fix it. The store is unchanged. */
+export class HitcoreError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(`hitcore: ${message}`);
+    this.name = "HitcoreError";
+    this.code = code;
+  }
+}
+
+interface Layout {
+  capacity: number;
+  pairCapacity: number;
+  offsets: Int32Array; // byte offset of each region, indexed like REGION_FIELDS
+  sizes: Int32Array; // byte size of each region
+  end: number;
+}
+
+// Region order; the first PRESERVED survive growth.
+const REGION_FIELDS = [H_X, H_Y, H_A, H_B, H_GROUPS, H_KIND, H_FLAGS, H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_PAIRS, H_RESULTS, H_HIST];
+const PRESERVED = 7;
+
+function align16(n: number): number {
+  return (n + 15) & ~15;
+}
+
+function layoutFor(base: number, capacity: number, pairCapacity: number): Layout {
+  const slots = capacity + 1;
+  const cells = CELLS_PER_ENTITY * capacity + SCRATCH_SLACK;
+  const entries = ENTRIES_PER_ENTITY * capacity + SCRATCH_SLACK;
+  const bytes = [4 * slots, 4 * slots, 4 * slots, 4 * slots, 4 * slots, slots, slots,
+    16 * capacity, 4 * capacity, 4 * cells, ENTRY_BYTES * entries, 8 * pairCapacity, 4 * slots, 4 * HIST_BUCKETS];
+  const offsets = new Int32Array(bytes.length);
+  const sizes = new Int32Array(bytes.length);
+  let at = align16(base);
+  for (let r = 0; r < bytes.length; r++) {
+    offsets[r] = at;
+    sizes[r] = bytes[r];
+    at = align16(at + bytes[r]);
+  }
+  return { capacity, pairCapacity, offsets, sizes, end: at };
+}
+
+function describe(v: unknown): string {
+  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
+}
+
+/** A collision world: flat stores of points, circles and rects, a bucket grid, batched queries. */
+export class World {
+  readonly backend: Backend;
+  private readonly kernel: Kernel;
+  private readonly memory: WebAssembly.Memory;
+  private readonly growable: boolean;
+  private readonly growPairs: boolean;
+  private readonly maxCapacity: number;
+  private cellSizeOption: number;
+  private layout: Layout;
+
+  private top = 0; // slots in use: [0, top) holds every live entity
+  private live = 0;
+  private gens: Uint32Array;
+  private freeSlots: Int32Array;
+  private freeCount = 0;
+  private gridMask = 0; // mask of the grid the last call built; 0 when stale
+  /** Pairs the last query found that did not fit (only when growPairs is false). */
+  droppedPairs = 0;
+
+  private buffer: ArrayBuffer | null = null;
+  private header = new Int32Array(0);
+  private _x = new Float32Array(0);
+  private _y = new Float32Array(0);
+  private _a = new Float32Array(0);
+  private _b = new Float32Array(0);
+  private _groups = new Uint32Array(0);
+  private _kinds = new Uint8Array(0);
+  private _flags = new Uint8Array(0);
+  private _pairs = new Int32Array(0);
+  private _results = new Int32Array(0);
+
+  /** Use createWorld() from the package entry; this constructor takes an instantiated kernel. */
+  constructor(kernel: Kernel, backend: Backend, options: WorldOptions = {}) {
+    const capacity = checkCount("capacity", options.capacity ?? 1024, 1);
+    this.maxCapacity = checkCount("maxCapacity", options.maxCapacity ?? 1 << 22, capacity);
+    if (this.maxCapacity >= SLOT_SPAN) {
+      throw new HitcoreError("INVALID_OPTION", `maxCapacity must be below ${SLOT_SPAN}, got ${this.maxCapacity}. Split the entities over several worlds.`);
+    }
+    const pairCapacity = checkCount("pairCapacity", options.pairCapacity ?? 2 * capacity, 1);
+    this.cellSizeOption = checkCellSize(options.cellSize ?? 0);
+    this.kernel = kernel;
+    this.backend = backend;
+    this.memory = kernel.memory;
+    this.growable = options.growable ?? true;
+    this.growPairs = options.growPairs ?? true;
+    this.layout = layoutFor(kernel.arenaBase(), capacity, pairCapacity);
+    this.ensureBytes(this.layout.end);
+    this.gens = new Uint32Array(capacity).fill(1);
+    this.freeSlots = new Int32Array(capacity);
+    this.writeHeader();
+  }
+
+  // ---- stores -------------------------------------------------------------------------------
+
+  /** Entities the stores hold before they grow. */
+  get capacity(): number {
+    return this.layout.capacity;
+  }
+
+  /** Slots in use: views and query loops cover [0, count); free slots inside have kind 0. */
+  get count(): number {
+    return this.top;
+  }
+
+  /** Live entities. */
+  get size(): number {
+    return this.live;
+  }
+
+  /** x of each slot (circle centre, rect left, point). Re-read after adding: growth replaces views. */
+  get x(): Float32Array { this.refresh(); return this._x; }
+  /** y of each slot (circle centre, rect top, point). */
+  get y(): Float32Array { this.refresh(); return this._y; }
+  /** Radius of a circle, width of a rect, 0 for a point. */
+  get a(): Float32Array { this.refresh(); return this._a; }
+  /** Height of a rect, 0 otherwise. */
+  get b(): Float32Array { this.refresh(); return this._b; }
+  /** Group bits of each slot; 0 for a free slot. */
+  get groups(): Uint32Array { this.refresh(); return this._groups; }
+  /** KIND_* of each slot. Read-only for users: change shapes with setCircle / setRect / setPoint. */
+  get kinds(): Uint8Array { this.refresh(); return this._kinds; }
+  /** FLAG_STOPPED and FLAG_HIT of the last firstHits, per slot. */
+  get flags(): Uint8Array { this.refresh(); return this._flags; }
+  /** Pair output of the last pair query: slots at [2k] and [2k + 1]. */
+  get pairs(): Int32Array { this.refresh(); return this._pairs; }
+  /** Slot output of the last probe query. */
+  get results(): Int32Array { this.refresh(); return this._results; }
+
+  /** Adds a point; returns its id. */
+  addPoint(x: number, y: number, groups = 1): number {
+    checkCoord("addPoint", "x", x);
+    checkCoord("addPoint", "y", y);
+    checkGroups("addPoint", groups);
+    return this.insert(KIND_POINT, x, y, 0, 0, groups);
+  }
+
+  /** Adds a circle of centre (x, y) and radius r; returns its id. */
+  addCircle(x: number, y: number, r: number, groups = 1): number {
+    checkCoord("addCircle", "x", x);
+    checkCoord("addCircle", "y", y);
+    checkSize("addCircle", "radius", r);
+    checkGroups("addCircle", groups);
+    return this.insert(KIND_CIRCLE, x, y, r, 0, groups);
+  }
+
+  /** Adds a rect with top-left (x, y), width w and height h; returns its id. */
+  addRect(x: number, y: number, w: number, h: number, groups = 1): number {
+    checkCoord("addRect", "x", x);
+    checkCoord("addRect", "y", y);
+    checkSize("addRect", "width", w);
+    checkSize("addRect", "height", h);
+    checkGroups("addRect", groups);
+    return this.insert(KIND_RECT, x, y, w, h, groups);
+  }
+
+  /** Removes an entity. Its id stays invalid forever; its slot is reused under a new id. */
+  remove(id: number): void {
+    const slot = this.slotOf("remove", id);
+    this._kinds[slot] = KIND_NONE;
+    this._groups[slot] = 0;
+    this.live--;
+    this.gridMask = 0;
+    if (++this.gens[slot] < MAX_GENERATION) this.freeSlots[this.freeCount++] = slot;
+  }
+
+  /** Removes every entity; all ids become invalid. */
+  clear(): void {
+    this.refresh();
+    for (let s = 0; s < this.top; s++) {
+      if (this._kinds[s] !== KIND_NONE) this.remove(this.idAt(s));
+    }
+  }
+
+  /** True when id names a live entity. */
+  has(id: number): boolean {
+    if (!Number.isInteger(id) || id < SLOT_SPAN) return false;
+    const slot = id % SLOT_SPAN;
+    return slot < this.top && this.gens[slot] === Math.floor(id / SLOT_SPAN) && this.kinds[slot] !== KIND_NONE;
+  }
+
+  /** Slot of a live entity: its index into the views and the query outputs. */
+  indexOf(id: number): number {
+    return this.slotOf("indexOf", id);
+  }
+
+  /** Id of the entity in a slot, or NULL_ID for a free slot. */
+  idAt(slot: number): number {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= this.top || this.kinds[slot] === KIND_NONE) return NULL_ID;
+    return this.gens[slot] * SLOT_SPAN + slot;
+  }
+
+  /** KIND_* of a live entity. */
+  kindOf(id: number): number {
+    return this.kinds[this.slotOf("kindOf", id)];
+  }
+
+  /** Moves an entity (circle centre, rect top-left, point). */
+  setPosition(id: number, x: number, y: number): void {
+    const slot = this.slotOf("setPosition", id);
+    checkCoord("setPosition", "x", x);
+    checkCoord("setPosition", "y", y);
+    this._x[slot] = x;
+    this._y[slot] = y;
+    this.gridMask = 0;
+  }
+
+  /** Makes an entity a circle. */
+  setCircle(id: number, x: number, y: number, r: number): void {
+    const slot = this.slotOf("setCircle", id);
+    checkCoord("setCircle", "x", x);
+    checkCoord("setCircle", "y", y);
+    checkSize("setCircle", "radius", r);
+    this.write(slot, KIND_CIRCLE, x, y, r, 0, this._groups[slot]);
+  }
+
+  /** Makes an entity a rect. */
+  setRect(id: number, x: number, y: number, w: number, h: number): void {
+    const slot = this.slotOf("setRect", id);
+    checkCoord("setRect", "x", x);
+    checkCoord("setRect", "y", y);
+    checkSize("setRect", "width", w);
+    checkSize("setRect", "height", h);
+    this.write(slot, KIND_RECT, x, y, w, h, this._groups[slot]);
+  }
+
+  /** Makes an entity a point. */
+  setPoint(id: number, x: number, y: number): void {
+    const slot = this.slotOf("setPoint", id);
+    checkCoord("setPoint", "x", x);
+    checkCoord("setPoint", "y", y);
+    this.write(slot, KIND_POINT, x, y, 0, 0, this._groups[slot]);
+  }
+
+  /** Replaces an entity's group bits. */
+  setGroups(id: number, groups: number): void {
+    const slot = this.slotOf("setGroups", id);
+    checkGroups("setGroups", groups);
+    this._groups[slot] = groups;
+    this.gridMask = 0;
+  }
+
+  /** Grid cell size for later builds; 0 picks one from the entity sizes. */
+  setCellSize(cellSize: number): void {
+    this.cellSizeOption = checkCellSize(cellSize);
+    this.gridMask = 0;
+  }
+
+  // ---- batched queries: one kernel call each --------------------------------------------------
+
+  /** All overlapping pairs among entities in `mask`; returns their number, pairs in `world.pairs` as (lo, hi) slots. */
+  selfPairs(mask = ALL_GROUPS): number {
+    checkMask("selfPairs", "mask", mask);
+    for (;;) {
+      const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption);
+      this.afterBuild(mask);
+      if (this.fits(total)) return this.finishPairs(total);
+    }
+  }
+
+  /** All overlapping (a, b) pairs with a in maskA and b in maskB, a != b; returns their number. */
+  crossPairs(maskA: number, maskB: number): number {
+    checkMask("crossPairs", "maskA", maskA);
+    checkMask("crossPairs", "maskB", maskB);
+    for (;;) {
+      const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption);
+      this.afterBuild(maskB);
+      if (this.fits(total)) return this.finishPairs(total);
+    }
+  }
+
+  /**
+   * The seed's markAsHit / markAsStopped: each bullet (in slot order) stops at the lowest-slot enemy
+   * it overlaps; with `exclusive` (the seed's behaviour, default) an enemy takes at most one bullet
+   * per call. Writes (bullet, enemy) pairs and FLAG_STOPPED / FLAG_HIT flags; returns the hits.
+   */
+  firstHits(bulletMask: number, enemyMask: number, exclusive = true): number {
+    checkMask("firstHits", "bulletMask", bulletMask);
+    checkMask("firstHits", "enemyMask", enemyMask);
+    for (;;) {
+      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, exclusive);
+      this.afterBuild(enemyMask);
+      if (this.fits(total)) return this.finishPairs(total);
+    }
+  }
+
+  /**
+   * Builds the grid over `mask` for the probe queries that follow. Call it again after moving
+   * entities through the views; queryRect and friends fall back to a scan when no grid is current.
+   */
+  buildGrid(mask = ALL_GROUPS): number {
+    checkMask("buildGrid", "mask", mask);
+    const n = this.kernel.buildGrid(this.top, mask, this.cellSizeOption);
+    this.afterBuild(mask);
+    return n;
+  }
+
+  /** Entities in `mask` overlapping the rect; returns their number, slots in `world.results`. */
+  queryRect(x: number, y: number, w: number, h: number, mask = ALL_GROUPS): number {
+    checkCoord("queryRect", "x", x);
+    checkCoord("queryRect", "y", y);
+    checkSize("queryRect", "width", w);
+    checkSize("queryRect", "height", h);
+    checkMask("queryRect", "mask", mask);
+    return this.probe(KIND_RECT, x, y, w, h, mask, -1);
+  }
+
+  /** Entities in `mask` overlapping the circle; returns their number, slots in `world.results`. */
+  queryCircle(x: number, y: number, r: number, mask = ALL_GROUPS): number {
+    checkCoord("queryCircle", "x", x);
+    checkCoord("queryCircle", "y", y);
+    checkSize("queryCircle", "radius", r);
+    checkMask("queryCircle", "mask", mask);
+    return this.probe(KIND_CIRCLE, x, y, r, 0, mask, -1);
+  }
+
+  /** Entities in `mask` containing the point; returns their number, slots in `world.results`. */
+  queryPoint(x: number, y: number, mask = ALL_GROUPS): number {
+    checkCoord("queryPoint", "x", x);
+    checkCoord("queryPoint", "y", y);
+    checkMask("queryPoint", "mask", mask);
+    return this.probe(KIND_POINT, x, y, 0, 0, mask, -1);
+  }
+
+  /** One-vs-many: entities in `mask` that entity `id` touches (never itself); slots in `world.results`. */
+  touching(id: number, mask = ALL_GROUPS): number {
+    const slot = this.slotOf("touching", id);
+    checkMask("touching", "mask", mask);
+    return this.probe(this._kinds[slot], this._x[slot], this._y[slot], this._a[slot], this._b[slot], mask, slot);
+  }
+
+  /** What the last query visited. Allocates an object: for tests and tuning, not the frame loop. */
+  stats(): GridStats {
+    this.refresh();
+    const h = this.header, f = new Float32Array(h.buffer, h.byteOffset, HEADER_FIELDS);
+    return {
+      selected: h[G_SELECTED], cols: h[G_COLS], rows: h[G_ROWS], cellSize: f[G_CELL], entries: h[G_ENTRIES],
+      cellsVisited: h[S_CELLS_VISITED], aabbTests: h[S_AABB_TESTS], narrowTests: h[S_NARROW_TESTS], found: h[S_FOUND],
+    };
+  }
+
+  /** Bytes of memory the world's arena spans (wasm memory for both backends). */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /** Checks the store's invariants; throws a HitcoreError naming the first broken one. For tests and debug builds. */
+  validate(): void {
+    this.refresh();
+    let live = 0;
+    const free = new Set<number>();
+    for (let k = 0; k < this.freeCount; k++) free.add(this.freeSlots[k]);
+    for (let s = 0; s < this.top; s++) {
+      const kind = this._kinds[s];
+      if (kind === KIND_NONE) {
+        if (this._groups[s] !== 0) throw new HitcoreError("CORRUPT", `free slot ${s} has group bits ${this._groups[s]}`);
+        if (!free.has(s) && this.gens[s] < MAX_GENERATION) throw new HitcoreError("CORRUPT", `free slot ${s} is not on the free list`);
+        continue;
+      }
+      live++;
+      if (kind > KIND_RECT) throw new HitcoreError("CORRUPT", `slot ${s} has unknown kind ${kind}`);
+      if (free.has(s)) throw new HitcoreError("CORRUPT", `live slot ${s} is on the free list`);
+      this.checkSlotData(s);
+    }
+    if (live !== this.live) throw new HitcoreError("CORRUPT", `counted ${live} live entities, expected ${this.live}`);
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  private insert(kind: number, x: number, y: number, a: number, b: number, groups: number): number {
+    let slot: number;
+    if (this.freeCount > 0) {
+      slot = this.freeSlots[--this.freeCount];
+    } else {
+      if (this.top === this.layout.capacity) this.growStores("add");
+      slot = this.top++;
+    }
+    this.write(slot, kind, x, y, a, b, groups);
+    this.live++;
+    return this.gens[slot] * SLOT_SPAN + slot;
+  }
+
+  private write(slot: number, kind: number, x: number, y: number, a: number, b: number, groups: number): void {
+    this.refresh();
+    this._x[slot] = x;
+    this._y[slot] = y;
+    this._a[slot] = a;
+    this._b[slot] = b;
+    this._groups[slot] = groups;
+    this._kinds[slot] = kind;
+    this.gridMask = 0;
+  }
+
+  private slotOf(method: string, id: number): number {
+    if (!this.has(id)) {
+      const why = !Number.isInteger(id) || id < SLOT_SPAN ? `${describe(id)} is not an id` :
+        id % SLOT_SPAN >= this.top ? `id ${id} was never issued by this world` : `id ${id} was removed`;
+      throw new HitcoreError("UNKNOWN_ID", `${method}: ${why}. Use an id returned by addPoint/addCircle/addRect that has not been removed (check with has(id)).`);
+    }
+    return id % SLOT_SPAN;
+  }
+
+  private probe(kind: number, x: number, y: number, a: number, b: number, mask: number, exclude: number): number {
+    this.refresh();
+    const p = this.layout.capacity;
+    this._x[p] = x;
+    this._y[p] = y;
+    this._a[p] = a;
+    this._b[p] = b;
+    this._kinds[p] = kind;
+    const useGrid = this.gridMask !== 0 && ((mask & ~this.gridMask) >>> 0) === 0;
+    const n = this.kernel.queryProbe(this.top, mask, useGrid, exclude);
+    this._kinds[p] = KIND_NONE;
+    return n;
+  }
+
+  private afterBuild(mask: number): void {
+    this.refresh();
+    this.gridMask = mask;
+    const bad = this.header[S_INVALID];
+    if (bad > 0) {
+      this.gridMask = 0;
+      const slot = this.header[S_FIRST_INVALID];
+      this.checkSlotData(slot);
+      throw new HitcoreError("INVALID_ENTITY", `${bad} entities hold invalid data (first: slot ${slot}).`);
+    }
+  }
+
+  /** Throws, naming the field, when a slot's data (possibly written through a view) is not a valid shape. */
+  private checkSlotData(s: number): void {
+    const kind = this._kinds[s];
+    const fields: [string, number][] = [["x", this._x[s]], ["y", this._y[s]]];
+    if (kind === KIND_CIRCLE) fields.push(["radius", this._a[s]]);
+    if (kind === KIND_RECT) fields.push(["width", this._a[s]], ["height", this._b[s]]);
+    for (const [name, v] of fields) {
+      const size = name !== "x" && name !== "y";
+      if (!Number.isFinite(v) || Math.abs(v) > MAX_COORD || (size && v < 0)) {
+        throw new HitcoreError("INVALID_ENTITY", `slot ${s} (id ${this.gens[s] * SLOT_SPAN + s}) has ${name} = ${v} ` +
+          `in the store, written through a view. Write finite numbers of magnitude at most ${MAX_COORD}` +
+          `${size ? " and sizes >= 0" : ""} into world.x / y / a / b.`);
+      }
+    }
+  }
+
+  private fits(total: number): boolean {
+    const cap = this.layout.pairCapacity;
+    if (total <= cap) return true;
+    if (!this.growPairs) return true;
+    let next = cap;
+    while (next < total) next *= 2;
+    this.relayout(this.layout.capacity, next);
+    return false;
+  }
+
+  private finishPairs(total: number): number {
+    const cap = this.layout.pairCapacity;
+    this.droppedPairs = total > cap ? total - cap : 0;
+    return total > cap ? cap : total;
+  }
+
+  private growStores(method: string): void {
+    const cap = this.layout.capacity;
+    if (!this.growable || cap >= this.maxCapacity) {
+      throw new HitcoreError("STORE_FULL", `${method}: the store is full (${cap} entities). ` +
+        (this.growable ? `Raise maxCapacity (now ${this.maxCapacity}) or remove entities first.`
+          : "Create the world with a larger capacity, or with growable: true."));
+    }
+    const next = Math.min(cap * 2, this.maxCapacity);
+    this.relayout(next, Math.max(this.layout.pairCapacity, 2 * next));
+    const gens = new Uint32Array(next).fill(1);
+    gens.set(this.gens);
+    this.gens = gens;
+    const free = new Int32Array(next);
+    free.set(this.freeSlots.subarray(0, this.freeCount));
+    this.freeSlots = free;
+  }
+
+  /** Moves the regions to a layout for the new capacities; the preserved ones keep their data. */
+  private relayout(capacity: number, pairCapacity: number): void {
+    const old = this.layout;
+    const next = layoutFor(this.kernel.arenaBase(), capacity, pairCapacity);
+    this.ensureBytes(next.end);
+    const bytes = new Uint8Array(this.memory.buffer);
+    // New offsets are never below old ones: moving from the last region back never overwrites unmoved data.
+    for (let r = PRESERVED - 1; r >= 0; r--) {
+      const from = old.offsets[r], to = next.offsets[r], keep = old.sizes[r];
+      bytes.copyWithin(to, from, from + keep);
+      bytes.fill(0, to + keep, to + next.sizes[r]);
+    }
+    this.layout = next;
+    this.gridMask = 0;
+    this.writeHeader();
+  }
+
+  private ensureBytes(end: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
+  }
+
+  private writeHeader(): void {
+    this.buffer = null;
+    this.refresh();
+    const h = this.header, L = this.layout;
+    for (let r = 0; r < REGION_FIELDS.length; r++) h[REGION_FIELDS[r]] = L.offsets[r];
+    h[H_CAPACITY] = L.capacity;
+    h[H_CELLS_CAP] = CELLS_PER_ENTITY * L.capacity + SCRATCH_SLACK;
+    h[H_ENTRIES_CAP] = ENTRIES_PER_ENTITY * L.capacity + SCRATCH_SLACK;
+    h[H_PAIRS_CAP] = L.pairCapacity;
+  }
+
+  /** Rebuilds every view when memory has grown (any growth detaches the old buffer). */
+  private refresh(): void {
+    const buf = this.memory.buffer;
+    if (buf === this.buffer) return;
+    this.buffer = buf;
+    const L = this.layout, o = L.offsets, slots = L.capacity + 1;
+    this.header = new Int32Array(buf, HEADER, HEADER_FIELDS);
+    this._x = new Float32Array(buf, o[0], slots);
+    this._y = new Float32Array(buf, o[1], slots);
+    this._a = new Float32Array(buf, o[2], slots);
+    this._b = new Float32Array(buf, o[3], slots);
+    this._groups = new Uint32Array(buf, o[4], slots);
+    this._kinds = new Uint8Array(buf, o[5], slots);
+    this._flags = new Uint8Array(buf, o[6], slots);
+    this._pairs = new Int32Array(buf, o[11], 2 * L.pairCapacity);
+    this._results = new Int32Array(buf, o[12], slots);
+  }
+}
+
+// ---- validation: fail fast, with the fix in the message --------------------------------------
+
+function checkCoord(method: string, name: string, v: number): void {
+  if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
+    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD}, got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
+  }
+}
+
+function checkSize(method: string, name: string, v: number): void {
+  checkCoord(method, name, v);
+  if (v < 0) {
+    throw new HitcoreError("NEGATIVE_SIZE", `${method}: ${name} must be >= 0, got ${v}. Pass the absolute size; for a rect, move x/y to the top-left corner.`);
+  }
+}
+
+function checkGroups(method: string, v: number): void {
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
+    throw new HitcoreError("INVALID_GROUPS", `${method}: groups must be an integer bit set in [0, 2^32), got ${describe(v)}. Use bits such as 1 << 0 for players, 1 << 1 for bullets.`);
+  }
+}
+
+function checkMask(method: string, name: string, v: number): void {
+  if (!Number.isInteger(v) || v <= 0 || v > 0xffffffff) {
+    throw new HitcoreError("INVALID_MASK", `${method}: ${name} must be a non-zero integer bit set below 2^32, got ${describe(v)}. Pass the group bits to match, or ALL_GROUPS.`);
+  }
+}
+
+function checkCount(name: string, v: number, min: number): number {
+  if (!Number.isInteger(v) || v < min) {
+    throw new HitcoreError("INVALID_OPTION", `${name} must be an integer >= ${min}, got ${describe(v)}.`);
+  }
+  return v;
+}
+
+function checkCellSize(v: number): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > MAX_COORD) {
+    throw new HitcoreError("INVALID_OPTION", `cellSize must be 0 (automatic) or a positive finite number, got ${describe(v)}.`);
+  }
+  return v;
+}
