@@ -1,0 +1,155 @@
+// Differential tests of the bucket grid: on seeded scenes, including the hard ones (everything in
+// one cell, huge entities among small, zero sizes, exact touching), the wasm core, the TS baseline
+// and the brute-force reference report identical pair sets, first hits and query results.
+import { describe, expect, it } from "vitest";
+import { makeScene, loadScene, mulberry32, SCENE_SHAPES, type SceneShape } from "../bench/scene.js";
+import { KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/node.js";
+import { refCrossPairs, refFirstHits, refQuery, refSelfPairs, shapeAt } from "./reference.js";
+import { BACKENDS, crossPairsOf, newWorld, pairKeys, selfPairsOf, sortedResults } from "./support.js";
+
+const SIZES = [1, 2, 37, 600];
+
+async function worldsFor(shape: SceneShape, n: number, seed: number, cellSize = 0): Promise<World[]> {
+  const scene = makeScene(shape, n, seed);
+  const worlds: World[] = [];
+  for (const backend of BACKENDS) {
+    const w = await newWorld(backend, { capacity: 16, cellSize });
+    loadScene(w, scene);
+    worlds.push(w);
+  }
+  return worlds;
+}
+
+describe.each(SCENE_SHAPES)("scene %s", (shape) => {
+  it.each(SIZES)("self and cross pairs match brute force (n = %i)", async (n) => {
+    for (const seed of [1, 2]) {
+      const worlds = await worldsFor(shape, n, seed);
+      const refAll = refSelfPairs(worlds[0], 0xffffffff);
+      const refOne = refSelfPairs(worlds[0], 1);
+      const refCross = refCrossPairs(worlds[0], 1, 2);
+      for (const w of worlds) {
+        const all = w.selfPairs();
+        expect(pairKeys(w.pairs, all, false), `${w.backend} self, all groups`).toEqual(refAll);
+        const one = w.selfPairs(1);
+        expect(pairKeys(w.pairs, one, false), `${w.backend} self, group 1`).toEqual(refOne);
+        const cross = w.crossPairs(1, 2);
+        expect(pairKeys(w.pairs, cross, false), `${w.backend} cross 1 x 2`).toEqual(refCross);
+      }
+    }
+  });
+
+  it.each(SIZES)("first hits match the seed's loop, exclusive or not (n = %i)", async (n) => {
+    const worlds = await worldsFor(shape, n, 5);
+    for (const exclusive of [true, false]) {
+      const ref = refFirstHits(worlds[0], 1, 2, exclusive);
+      for (const w of worlds) {
+        const hits = w.firstHits(1, 2, exclusive);
+        expect(Array.from(w.pairs.subarray(0, 2 * hits)), `${w.backend} exclusive=${exclusive}`).toEqual(ref.pairs);
+        expect(Array.from(w.flags.subarray(0, w.count))).toEqual(ref.flags);
+      }
+    }
+  });
+
+  it("probe queries match brute force, with and without a grid", async () => {
+    const worlds = await worldsFor(shape, 300, 9);
+    const rnd = mulberry32(4);
+    for (let t = 0; t < 40; t++) {
+      const x = Math.floor(rnd() * 400) - 20, y = Math.floor(rnd() * 400) - 20;
+      const w = Math.floor(rnd() * 60), h = Math.floor(rnd() * 60), r = Math.floor(rnd() * 30);
+      const mask = t % 3 === 0 ? 0xffffffff : 1 + (t % 2);
+      const base = worlds[0];
+      const refR = refQuery(base, { kind: KIND_RECT, x, y, a: w, b: h }, mask);
+      const refC = refQuery(base, { kind: KIND_CIRCLE, x, y, a: r, b: 0 }, mask);
+      const refP = refQuery(base, { kind: KIND_POINT, x, y, a: 0, b: 0 }, mask);
+      const slot = t % base.count;
+      const refT = refQuery(base, shapeAt(base, slot), mask, slot);
+      for (const world of worlds) {
+        for (const grid of [false, true]) {
+          if (grid) world.buildGrid(t % 2 === 0 ? 0xffffffff : mask);
+          const label = `${world.backend} grid=${grid}`;
+          expect(sortedResults(world.queryRect(x, y, w, h, mask), world), label).toEqual(refR);
+          expect(sortedResults(world.queryCircle(x, y, r, mask), world), label).toEqual(refC);
+          expect(sortedResults(world.queryPoint(x, y, mask), world), label).toEqual(refP);
+          expect(sortedResults(world.touching(world.idAt(slot), mask), world), label).toEqual(refT);
+        }
+      }
+    }
+  });
+});
+
+describe("grid shapes", () => {
+  it.each([0.25, 3, 50, 100000])("any user cell size gives the same pairs (cellSize %f)", async (cellSize) => {
+    const worlds = await worldsFor("huge", 400, 3, cellSize);
+    const ref = refSelfPairs(worlds[0], 0xffffffff);
+    for (const w of worlds) expect(pairKeys(...selfPairsOf(w))).toEqual(ref);
+  });
+
+  it("holes left by removals are skipped, and reused slots report the new entity", async () => {
+    for (const backend of BACKENDS) {
+      const w = await newWorld(backend);
+      const ids = loadScene(w, makeScene("uniform", 500, 11));
+      const rnd = mulberry32(12);
+      for (const id of ids) if (rnd() < 0.3) w.remove(id);
+      for (let k = 0; k < 50; k++) w.addCircle(Math.floor(rnd() * 200), Math.floor(rnd() * 200), 5, 1);
+      w.validate();
+      expect(pairKeys(...selfPairsOf(w))).toEqual(refSelfPairs(w, 0xffffffff));
+      expect(pairKeys(...crossPairsOf(w))).toEqual(refCrossPairs(w, 1, 2));
+    }
+  });
+
+  it("prunes: a uniform scene tests a small fraction of all pairs", async () => {
+    for (const w of await worldsFor("uniform", 4000, 2)) {
+      w.selfPairs();
+      const s = w.stats();
+      expect(s.selected).toBe(4000);
+      expect(s.aabbTests).toBeLessThan((4000 * 3999) / 2 / 100);
+      expect(s.cols * s.rows).toBeLessThanOrEqual(4 * 4000 + 64);
+    }
+  });
+
+  it("everything in one cell degrades to brute force, not worse", async () => {
+    for (const w of await worldsFor("one-cell", 500, 2)) {
+      const n = w.selfPairs();
+      expect(pairKeys(w.pairs, n, false)).toEqual(refSelfPairs(w, 0xffffffff));
+      expect(w.stats().aabbTests).toBeLessThanOrEqual((500 * 499) / 2);
+    }
+  });
+
+  it("huge entities among small ones: entries stay bounded and pairs stay exact", async () => {
+    for (const w of await worldsFor("huge", 2000, 4)) {
+      const n = w.selfPairs();
+      expect(pairKeys(w.pairs, n, false)).toEqual(refSelfPairs(w, 0xffffffff));
+      expect(w.stats().entries).toBeLessThanOrEqual(4 * w.capacity + 64);
+    }
+  });
+
+  it("wasm and js pick the same winners for the same input, every time", async () => {
+    const worlds = await worldsFor("clustered", 3000, 21);
+    const runs = worlds.map((w) => {
+      const n = w.firstHits(1, 2);
+      return Array.from(w.pairs.subarray(0, 2 * n));
+    });
+    expect(runs[0].length).toBeGreaterThan(0);
+    expect(runs[1]).toEqual(runs[0]);
+    expect(Array.from(worlds[0].pairs.subarray(0, runs[0].length))).toEqual(Array.from(worlds[1].pairs.subarray(0, runs[0].length)));
+    const again = worlds[0].firstHits(1, 2);
+    expect(Array.from(worlds[0].pairs.subarray(0, 2 * again))).toEqual(runs[0]);
+  });
+
+  it("random float scenes (not f32-exact) still agree bit for bit", async () => {
+    const rnd = mulberry32(77);
+    const worlds: World[] = [];
+    for (const backend of BACKENDS) worlds.push(await newWorld(backend));
+    for (let k = 0; k < 1500; k++) {
+      const kind = k % 3, x = rnd() * 300, y = rnd() * 300, a = rnd() * 6, b = rnd() * 6, g = 1 + (k & 1);
+      for (const w of worlds) {
+        if (kind === 0) w.addPoint(x, y, g);
+        else if (kind === 1) w.addCircle(x, y, a, g);
+        else w.addRect(x, y, a, b, g);
+      }
+    }
+    const ref = refSelfPairs(worlds[0], 0xffffffff);
+    expect(ref.length).toBeGreaterThan(100);
+    for (const w of worlds) expect(pairKeys(...selfPairsOf(w))).toEqual(ref);
+  });
+});

@@ -1,0 +1,41 @@
+// Shared by the tests: both backends over one compiled core, and the brute-force reference.
+import { readFile } from "node:fs/promises";
+import { createWorld, type CreateOptions, type World } from "../bindings/node.js";
+
+export const BACKENDS = ["wasm", "js"] as const;
+export type BackendName = (typeof BACKENDS)[number];
+
+const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
+
+/** A world on the given backend, over the freshly built core (run `npm run build` first). */
+export async function newWorld(backend: BackendName, options: CreateOptions = {}): Promise<World> {
+  return createWorld({ ...options, backend, wasm: await core });
+}
+
+/** Pairs as sorted numbers (a * 2^22 + b), so two pair lists compare with toEqual. */
+export function pairKeys(pairs: Int32Array, count: number, unordered: boolean): number[] {
+  const keys: number[] = [];
+  for (let k = 0; k < count; k++) {
+    let a = pairs[2 * k], b = pairs[2 * k + 1];
+    if (unordered && a > b) { const t = a; a = b; b = t; }
+    keys.push(a * 4194304 + b);
+  }
+  return keys.sort((p, q) => p - q);
+}
+
+/** Slots of the last query's results, sorted. Takes the count first: the query may have grown the views. */
+export function sortedResults(count: number, world: World): number[] {
+  return Array.from(world.results.subarray(0, count)).sort((p, q) => p - q);
+}
+
+/** Runs selfPairs, then reads the pair view (which the query may have replaced). */
+export function selfPairsOf(world: World, mask = 0xffffffff): [Int32Array, number, boolean] {
+  const n = world.selfPairs(mask);
+  return [world.pairs, n, false];
+}
+
+/** Runs crossPairs, then reads the pair view. */
+export function crossPairsOf(world: World, maskA = 1, maskB = 2): [Int32Array, number, boolean] {
+  const n = world.crossPairs(maskA, maskB);
+  return [world.pairs, n, false];
+}
