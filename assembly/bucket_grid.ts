@@ -1,23 +1,26 @@
 // The bucket grid of "Basic Collision Detection in Games" (part 2B), built by counting sort over
 // flat stores, and the batched queries that run on it: self pairs, cross pairs, first hits and
 // probe queries. Memory layout and header fields: bindings/layout.ts. The TS baseline mirrors this
-// file line for line in bindings/baseline/bucket_grid.ts.
+// file function for function in bindings/baseline/bucket_grid.ts.
 //
 // Why this shape:
-// - Every entity goes into each cell its box covers, so any mix of sizes is exact; a pair held in
-//   several shared cells is reported only in the cell of the top-left corner of the two boxes'
-//   intersection (the reference-point rule), so nothing is reported twice.
-// - Entry records carry a copy of the box, so the pair loop reads memory in order and touches the
-//   stores only for the exact test.
-// - The grid covers the bounding box of what it holds; the cell count and the entry count are
-//   capped per entity, coarsening the grid when huge entities would blow them up. A pile of
-//   entities in one cell costs what brute force costs, never more.
+// - Each entity lives in one cell, its home: the cell of its box's top-left corner. The cell size
+//   comes from the size histogram, so most entities are "small": their box reaches at most one
+//   cell past home on each axis. Two small entities can only overlap when their homes are
+//   neighbours, so self pairs test each cell against itself and four neighbours (the half
+//   stencil), and every pair is met exactly once: no duplicates to filter.
+// - The few "large" entities (wider than that) stay out of the cells, in a list; each is tested
+//   against the cells its box can reach, and against the other large ones directly.
+// - The grid covers the bounding box of what it holds, with at most CELLS_PER_ENTITY cells per
+//   entity. A pile of entities in one cell costs what brute force costs, never more.
+// - "Small" is decided with the same monotone cellOf() the queries use, never with a float
+//   margin, so exact touching and f32 rounding cannot lose a pair.
 import {
-  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_MASK,
-  G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP,
-  H_ENTRIES, H_ENTRIES_CAP, H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PAIRS, H_PAIRS_CAP, H_RESULTS,
-  H_SEL, H_X, H_Y, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, MULTI_CELL, S_AABB_TESTS,
-  S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK, SLOT_MASK,
+  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
+  H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
+  HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS, S_CELLS_VISITED,
+  S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../bindings/layout";
 import { hdr, hdrF, setHdr, setHdrF } from "./header";
 import { overlapSlots } from "./shapes";
@@ -25,6 +28,7 @@ import { overlapSlots } from "./shapes";
 const MODE_PAIRS = 0; // write (self, j) into the pair buffer
 const MODE_FIRST = 1; // find the lowest-slot eligible hit
 const MODE_RESULTS = 2; // write j into the results buffer
+const MODE_SELF = 3; // write (lo, hi) into the pair buffer
 
 // The box of the last entityBox call (wasm has no tuples).
 let bx0: f32 = 0;
@@ -39,6 +43,15 @@ let cellsVisited = 0;
 let invalid = 0;
 let firstInvalid = -1;
 let found = 0;
+
+// The grid being built: bounds of what it holds, and its shape.
+let minX: f32 = 0;
+let minY: f32 = 0;
+let maxX: f32 = 0;
+let maxY: f32 = 0;
+let cellSide: f64 = 1;
+let ncols = 0;
+let nrows = 0;
 
 /** Box of slot i into bx0..by1. False for entities a bulk write made invalid (NaN, infinite, negative size). */
 // @ts-ignore: decorator
@@ -75,9 +88,9 @@ let found = 0;
   return t < 1 ? 0 : min(<i32>t, n - 1); // the conversion saturates (nontrapping-f2i)
 }
 
-/** Cell size from the size histogram: twice the upper bound of the bucket holding the 75th percentile. */
+/** Cell size from the size histogram: the upper bound of the bucket holding the 90th percentile of extents. */
 function autoCellSize(histp: i32, n: i32): f64 {
-  const target = n - (n >> 2);
+  const target = n - n / 10;
   let seen = 0;
   let k = 0;
   for (; k < HIST_BUCKETS; k++) {
@@ -86,21 +99,17 @@ function autoCellSize(histp: i32, n: i32): f64 {
   }
   if (k == 0) return 0; // mostly zero-size entities: the spread decides
   if (k > 253) k = 253;
-  return 2 * <f64>reinterpret<f32>(<u32>(k + 1) << 23);
+  return <f64>reinterpret<f32>(<u32>(k + 1) << 23);
 }
 
-/** Builds the grid over live entities with (groups & mask) != 0 among slots [0, count); returns how many it holds. */
-export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
+/** Pass 1: select, box, bounds and size histogram; returns how many were selected. */
+function selectPass(count: i32, mask: u32): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const boxp = hdr(H_BOX), selp = hdr(H_SEL), histp = hdr(H_HIST);
   memory.fill(histp, 0, HIST_BUCKETS << 2);
-  invalid = 0;
-  firstInvalid = -1;
-
-  // Pass 1: select, box, bounds and size histogram.
   let n = 0;
-  let minX = Infinity as f32, minY = Infinity as f32, maxX = -Infinity as f32, maxY = -Infinity as f32;
+  let x0m = Infinity as f32, y0m = Infinity as f32, x1m = -Infinity as f32, y1m = -Infinity as f32;
   for (let i = 0; i < count; i++) {
     if ((load<u32>(gp + (i << 2)) & mask) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
     if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
@@ -110,71 +119,65 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
     store<f32>(o, bx1, 8);
     store<f32>(o, by1, 12);
     store<i32>(selp + (n << 2), i);
-    minX = min(minX, bx0); minY = min(minY, by0);
-    maxX = max(maxX, bx1); maxY = max(maxY, by1);
-    const bucket = reinterpret<u32>(max(bx1 - bx0, by1 - by0)) >> 23;
-    const hp = histp + (bucket << 2);
+    // Plain compares: boxes are finite here, and wasm's NaN-aware f32.min/max cost more.
+    if (bx0 < x0m) x0m = bx0;
+    if (by0 < y0m) y0m = by0;
+    if (bx1 > x1m) x1m = bx1;
+    if (by1 > y1m) y1m = by1;
+    const extent = bx1 - bx0 > by1 - by0 ? bx1 - bx0 : by1 - by0;
+    const hp = histp + ((reinterpret<u32>(extent) >> 23) << 2);
     store<i32>(hp, load<i32>(hp) + 1);
     n++;
   }
-  setHdr(S_INVALID, invalid);
-  setHdr(S_FIRST_INVALID, firstInvalid);
-  setHdr(G_SELECTED, n);
-  setHdr(G_MASK, mask);
-  if (n == 0) {
-    setHdr(G_COLS, 0); setHdr(G_ROWS, 0); setHdr(G_ENTRIES, 0);
-    return 0;
-  }
+  minX = x0m; minY = y0m; maxX = x1m; maxY = y1m;
+  return n;
+}
 
-  // Cell size: the user's or the size histogram's, raised until the cells fit the scratch.
+/** Cell size: the user's or the size histogram's, raised until the cells fit the scratch. */
+function chooseShape(n: i32, cellSize: f32): void {
   const w = <f64>maxX - <f64>minX, h = <f64>maxY - <f64>minY;
   const maxCells = <f64>min(hdr(H_CELLS_CAP), n * CELLS_PER_ENTITY + SCRATCH_SLACK);
-  let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(histp, n);
+  let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(hdr(H_HIST), n);
   const spread = Math.sqrt(w * h / maxCells);
   if (cs < spread) cs = spread;
   if (cs < (w + h) / maxCells) cs = (w + h) / maxCells; // everything on one line
   if (!(cs >= 1e-30)) cs = 1e-30 > (w + h) ? 1 : (w + h); // everything on one point
-  let cols: f64 = 0, rows: f64 = 0;
-  while (true) {
-    cols = Math.floor(w / cs) + 1;
-    rows = Math.floor(h / cs) + 1;
-    if (cols * rows <= maxCells) break;
-    cs *= 2;
-  }
+  while ((Math.floor(w / cs) + 1) * (Math.floor(h / cs) + 1) > maxCells) cs *= 1.0625; // gently: doubling would overshoot to four times fewer cells
+  cellSide = cs;
+  ncols = <i32>(Math.floor(w / cs) + 1);
+  nrows = <i32>(Math.floor(h / cs) + 1);
+}
 
-  // Pass 2: count entries per cell; coarsen when huge entities would overflow the entry scratch.
-  const cellsp = hdr(H_CELLS), entCap = hdr(H_ENTRIES_CAP);
-  let ncols = <i32>cols, nrows = <i32>rows;
-  let inv = <f32>(1 / cs);
-  let entries = 0;
-  while (true) {
-    memory.fill(cellsp, 0, (ncols * nrows) << 2);
-    entries = 0;
-    for (let s = 0; s < n; s++) {
-      const o = boxp + (s << 4);
-      const c0x = cellOf(load<f32>(o), minX, inv, ncols);
-      const c0y = cellOf(load<f32>(o, 4), minY, inv, nrows);
-      const c1x = cellOf(load<f32>(o, 8), minX, inv, ncols);
-      const c1y = cellOf(load<f32>(o, 12), minY, inv, nrows);
-      entries += (c1x - c0x + 1) * (c1y - c0y + 1);
-      if (entries > entCap) break;
-      for (let cy = c0y; cy <= c1y; cy++) {
-        const row = cellsp + ((cy * ncols) << 2);
-        for (let cx = c0x; cx <= c1x; cx++) {
-          const p = row + (cx << 2);
-          store<i32>(p, load<i32>(p) + 1);
-        }
-      }
+/**
+ * Pass 2: home cell of each selected entity and counts per cell. Large entities (reaching more
+ * than one cell past home) go to the large list instead; returns how many did.
+ */
+function homePass(n: i32, inv: f32): i32 {
+  const boxp = hdr(H_BOX), cellsp = hdr(H_CELLS), homep = hdr(H_HOME), largep = hdr(H_LARGE);
+  const cols = ncols, rows = nrows, ox = minX, oy = minY;
+  memory.fill(cellsp, 0, (cols * rows) << 2);
+  let large = 0;
+  for (let s = 0; s < n; s++) {
+    const o = boxp + (s << 4);
+    const c0x = cellOf(load<f32>(o), ox, inv, cols), c0y = cellOf(load<f32>(o, 4), oy, inv, rows);
+    const c1x = cellOf(load<f32>(o, 8), ox, inv, cols), c1y = cellOf(load<f32>(o, 12), oy, inv, rows);
+    if (c1x - c0x > 1 || c1y - c0y > 1) {
+      store<i32>(homep + (s << 2), -1);
+      store<i32>(largep + (large << 2), s);
+      large++;
+      continue;
     }
-    if (entries <= entCap) break;
-    cs *= 2;
-    ncols = <i32>(Math.floor(w / cs) + 1);
-    nrows = <i32>(Math.floor(h / cs) + 1);
-    inv = <f32>(1 / cs);
+    const c = c0y * cols + c0x;
+    store<i32>(homep + (s << 2), c);
+    const p = cellsp + (c << 2);
+    store<i32>(p, load<i32>(p) + 1);
   }
+  return large;
+}
 
-  // Exclusive prefix sum: each cell's count becomes its first entry.
-  const ncells = ncols * nrows;
+/** Exclusive prefix sum: each cell's count becomes its first entry. */
+function prefixSum(ncells: i32): void {
+  const cellsp = hdr(H_CELLS);
   let run = 0;
   for (let c = 0; c < ncells; c++) {
     const p = cellsp + (c << 2);
@@ -182,32 +185,49 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
     store<i32>(p, run);
     run += k;
   }
+}
 
-  // Pass 3: scatter, in slot order, so each cell lists its entities by ascending slot.
-  // Afterwards each cell's field holds its end, which is the next cell's start.
-  const entp = hdr(H_ENTRIES);
+/**
+ * Pass 3: scatter the small entities, in selection (so slot) order, so each cell lists its
+ * entities by ascending slot. Afterwards each cell's field holds its end, the next cell's start.
+ */
+function scatterPass(n: i32): void {
+  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   for (let s = 0; s < n; s++) {
-    const o = boxp + (s << 4);
-    const x0 = load<f32>(o), y0 = load<f32>(o, 4), x1 = load<f32>(o, 8), y1 = load<f32>(o, 12);
-    const c0x = cellOf(x0, minX, inv, ncols), c0y = cellOf(y0, minY, inv, nrows);
-    const c1x = cellOf(x1, minX, inv, ncols), c1y = cellOf(y1, minY, inv, nrows);
-    const tag = load<i32>(selp + (s << 2)) | ((c0x != c1x || c0y != c1y) ? MULTI_CELL : 0);
-    for (let cy = c0y; cy <= c1y; cy++) {
-      const row = cellsp + ((cy * ncols) << 2);
-      for (let cx = c0x; cx <= c1x; cx++) {
-        const p = row + (cx << 2);
-        const pos = load<i32>(p);
-        store<i32>(p, pos + 1);
-        const e = entp + pos * ENTRY_BYTES;
-        store<i32>(e, tag);
-        store<f32>(e, x0, 4);
-        store<f32>(e, y0, 8);
-        store<f32>(e, x1, 12);
-        store<f32>(e, y1, 16);
-      }
-    }
+    const c = load<i32>(homep + (s << 2));
+    if (c < 0) continue;
+    const p = cellsp + (c << 2);
+    const pos = load<i32>(p);
+    store<i32>(p, pos + 1);
+    // A copy of the box travels with the slot: the pair loops then read memory in order, where
+    // gathering boxes by index cost a cache miss per test.
+    const e = entp + pos * ENTRY_BYTES, o = boxp + (s << 4);
+    store<i32>(e, load<i32>(selp + (s << 2)));
+    store<f32>(e, load<f32>(o), 4);
+    store<f32>(e, load<f32>(o, 4), 8);
+    store<f32>(e, load<f32>(o, 8), 12);
+    store<f32>(e, load<f32>(o, 12), 16);
   }
+}
 
+/** Builds the grid over live entities with (groups & mask) != 0 among slots [0, count); returns how many it holds. */
+export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
+  invalid = 0;
+  firstInvalid = -1;
+  const n = selectPass(count, mask);
+  setHdr(S_INVALID, invalid);
+  setHdr(S_FIRST_INVALID, firstInvalid);
+  setHdr(G_SELECTED, n);
+  setHdr(G_MASK, mask);
+  if (n == 0) {
+    setHdr(G_COLS, 0); setHdr(G_ROWS, 0); setHdr(G_ENTRIES, 0); setHdr(G_LARGE, 0);
+    return 0;
+  }
+  chooseShape(n, cellSize);
+  const inv = <f32>(1 / cellSide);
+  const large = homePass(n, inv);
+  prefixSum(ncols * nrows);
+  scatterPass(n);
   setHdr(G_COLS, ncols);
   setHdr(G_ROWS, nrows);
   setHdrF(G_OX, minX);
@@ -215,8 +235,9 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   setHdrF(G_MAXX, maxX);
   setHdrF(G_MAXY, maxY);
   setHdrF(G_INV, inv);
-  setHdrF(G_CELL, <f32>cs);
-  setHdr(G_ENTRIES, entries);
+  setHdrF(G_CELL, <f32>cellSide);
+  setHdr(G_ENTRIES, n - large);
+  setHdr(G_LARGE, large);
   return n;
 }
 
@@ -246,94 +267,148 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   found++;
 }
 
+/** Tests slot i (box x0..y1) against entry records [from, to); emits (lo, hi) slot pairs. */
+// @ts-ignore: decorator
+@inline function pairsAgainst(
+  i: i32, x0: f32, y0: f32, x1: f32, y1: f32, entp: i32, from: i32, to: i32, pairp: i32, cap: i32,
+): void {
+  for (let q = from; q < to; q++) {
+    const f = entp + q * ENTRY_BYTES;
+    aabbTests++;
+    if (x1 < load<f32>(f, 4) || x0 > load<f32>(f, 12) || y1 < load<f32>(f, 8) || y0 > load<f32>(f, 16)) continue;
+    const j = load<i32>(f);
+    narrowTests++;
+    if (overlapSlots(i, j)) emitPair(pairp, cap, min(i, j), max(i, j));
+  }
+}
+
+/** Tests slot i (box x0..y1) against large-list entries [from, to); emits (lo, hi) slot pairs. */
+function largePairs(i: i32, x0: f32, y0: f32, x1: f32, y1: f32, from: i32, to: i32): void {
+  const largep = hdr(H_LARGE), boxp = hdr(H_BOX), selp = hdr(H_SEL);
+  const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
+  for (let q = from; q < to; q++) {
+    const t = load<i32>(largep + (q << 2));
+    const f = boxp + (t << 4);
+    aabbTests++;
+    if (x1 < load<f32>(f) || x0 > load<f32>(f, 8) || y1 < load<f32>(f, 4) || y0 > load<f32>(f, 12)) continue;
+    const j = load<i32>(selp + (t << 2));
+    narrowTests++;
+    if (overlapSlots(i, j)) emitPair(pairp, cap, min(i, j), max(i, j));
+  }
+}
+
 /** All overlapping pairs (lo, hi) among live entities in `mask`; returns the total, which may exceed the pair capacity. */
 export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
   beginCall();
-  buildGrid(count, mask, cellSize);
-  const ncells = hdr(G_COLS) * hdr(G_ROWS);
-  const cols = hdr(G_COLS), rows = hdr(G_ROWS);
-  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV);
-  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES);
+  const n = buildGrid(count, mask, cellSize);
+  if (n == 0) { endCall(); return 0; }
+  const cols = ncols, rows = nrows;
+  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
+  // Small against small: each cell against itself and the half stencil (E, SW, S, SE).
   let start = 0;
-  for (let c = 0; c < ncells; c++) {
-    const end = load<i32>(cellsp + (c << 2));
-    for (let p = start; p < end; p++) {
-      const e = entp + p * ENTRY_BYTES;
-      const ti = load<i32>(e);
-      const x0 = load<f32>(e, 4), y0 = load<f32>(e, 8), x1 = load<f32>(e, 12), y1 = load<f32>(e, 16);
-      for (let q = p + 1; q < end; q++) {
-        const f = entp + q * ENTRY_BYTES;
-        aabbTests++;
-        const u0 = load<f32>(f, 4), v0 = load<f32>(f, 8), u1 = load<f32>(f, 12), v1 = load<f32>(f, 16);
-        if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
-        const tj = load<i32>(f);
-        // Pairs sharing several cells: report only in the cell of their reference point.
-        if ((ti | tj) & MULTI_CELL) {
-          const rc = cellOf(max(x0, u0), ox, inv, cols) + cellOf(max(y0, v0), oy, inv, rows) * cols;
-          if (rc != c) continue;
-        }
-        const i = ti & SLOT_MASK, j = tj & SLOT_MASK;
-        narrowTests++;
-        if (overlapSlots(i, j)) emitPair(pairp, cap, min(i, j), max(i, j));
+  for (let cy = 0; cy < rows; cy++) {
+    for (let cx = 0; cx < cols; cx++) {
+      const c = cy * cols + cx;
+      const end = load<i32>(cellsp + (c << 2));
+      if (start == end) continue;
+      // Runs of the neighbours: E, then SW-S-SE (contiguous in the entry list).
+      const east = cx + 1 < cols ? load<i32>(cellsp + ((c + 1) << 2)) : end;
+      let below0 = 0, below1 = 0;
+      if (cy + 1 < rows) {
+        const below = c + cols;
+        below0 = load<i32>(cellsp + (((cx > 0 ? below - 1 : below) - 1) << 2));
+        below1 = load<i32>(cellsp + ((cx + 1 < cols ? below + 1 : below) << 2));
       }
+      for (let p = start; p < end; p++) {
+        const e = entp + p * ENTRY_BYTES;
+        const i = load<i32>(e);
+        const x0 = load<f32>(e, 4), y0 = load<f32>(e, 8), x1 = load<f32>(e, 12), y1 = load<f32>(e, 16);
+        pairsAgainst(i, x0, y0, x1, y1, entp, p + 1, east, pairp, cap); // the rest of this cell, then E
+        pairsAgainst(i, x0, y0, x1, y1, entp, below0, below1, pairp, cap);
+      }
+      start = end;
     }
-    start = end;
   }
-  cellsVisited = ncells;
+  cellsVisited = cols * rows;
+  // Large against small (through the cells their boxes reach) and against each other.
+  const large = hdr(G_LARGE), largep = hdr(H_LARGE);
+  for (let k = 0; k < large; k++) {
+    const s = load<i32>(largep + (k << 2));
+    const o = boxp + (s << 4);
+    bx0 = load<f32>(o); by0 = load<f32>(o, 4); bx1 = load<f32>(o, 8); by1 = load<f32>(o, 12);
+    const i = load<i32>(selp + (s << 2));
+    scanCells(i, -1, MODE_SELF, 0, false, true);
+    largePairs(i, bx0, by0, bx1, by1, k + 1, large);
+  }
   endCall();
   return found;
 }
 
 /**
- * Visits the cells under the current box (bx0..by1) of slot `self` and tests what they hold.
- * MODE_PAIRS emits (self, j); MODE_RESULTS writes j (filtered by `mask`); MODE_FIRST returns the
- * lowest eligible slot, or SLOT_MASK when none. Slot `skip` is never reported.
+ * Tests the box bx0..by1 of slot `self` against what the grid holds: the small entities in the
+ * cells that box can reach, then the large list. MODE_PAIRS emits (self, j), MODE_SELF (lo, hi),
+ * MODE_RESULTS writes j (filtered by `mask`), MODE_FIRST returns the lowest eligible slot or
+ * NO_SLOT. Slot `skip` is never reported. `smallOnly` leaves out the large list (selfPairs pairs
+ * the large entities among themselves).
  */
-function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool): i32 {
+function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, smallOnly: bool): i32 {
   const cols = hdr(G_COLS), rows = hdr(G_ROWS);
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV);
-  if (cols == 0 || bx1 < ox || by1 < oy || bx0 > hdrF(G_MAXX) || by0 > hdrF(G_MAXY)) return SLOT_MASK;
-  const c0x = cellOf(bx0, ox, inv, cols), c0y = cellOf(by0, oy, inv, rows);
-  const c1x = cellOf(bx1, ox, inv, cols), c1y = cellOf(by1, oy, inv, rows);
-  const multi = c0x != c1x || c0y != c1y;
   const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
-  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES);
+  if (cols == 0 || x1 < ox || y1 < oy || x0 > hdrF(G_MAXX) || y0 > hdrF(G_MAXY)) return NO_SLOT;
+  // A small entity reaches at most one cell past its home: look one cell before this box too.
+  const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, inv, rows) - 1, 0);
+  const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   const gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP), resp = hdr(H_RESULTS);
-  let best = SLOT_MASK;
+  let best = NO_SLOT;
   for (let cy = c0y; cy <= c1y; cy++) {
-    for (let cx = c0x; cx <= c1x; cx++) {
-      const c = cy * cols + cx;
-      cellsVisited++;
-      const start = c == 0 ? 0 : load<i32>(cellsp + ((c - 1) << 2));
-      const end = load<i32>(cellsp + (c << 2));
-      for (let p = start; p < end; p++) {
-        const f = entp + p * ENTRY_BYTES;
-        const tj = load<i32>(f);
-        const j = tj & SLOT_MASK;
-        // Cells list slots in ascending order: past the best so far nothing can win.
-        if (mode == MODE_FIRST && j >= best) break;
-        if (j == skip) continue;
-        aabbTests++;
-        const u0 = load<f32>(f, 4), v0 = load<f32>(f, 8), u1 = load<f32>(f, 12), v1 = load<f32>(f, 16);
-        if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
-        if (mode == MODE_FIRST) {
-          if (exclusive && (load<u8>(flagp + j) & FLAG_HIT)) continue;
-        } else if (multi || (tj & MULTI_CELL)) {
-          const rc = cellOf(max(x0, u0), ox, inv, cols) + cellOf(max(y0, v0), oy, inv, rows) * cols;
-          if (rc != c) continue;
-        }
-        if (mode == MODE_RESULTS && (load<u32>(gp + (j << 2)) & mask) == 0) continue;
-        narrowTests++;
-        if (!overlapSlots(self, j)) continue;
-        if (mode == MODE_FIRST) { best = j; break; }
-        if (mode == MODE_PAIRS) emitPair(pairp, cap, self, j);
-        else { store<i32>(resp + (found << 2), j); found++; }
-      }
+    // A row's cells are contiguous in the entry list: one run per row.
+    const row = cy * cols;
+    const from = row + c0x == 0 ? 0 : load<i32>(cellsp + ((row + c0x - 1) << 2));
+    const to = load<i32>(cellsp + ((row + c1x) << 2));
+    cellsVisited += c1x - c0x + 1;
+    for (let p = from; p < to; p++) {
+      const f = entp + p * ENTRY_BYTES;
+      const j = load<i32>(f);
+      if (mode == MODE_FIRST && j >= best) continue; // a run spans cells: later cells may hold lower slots
+      if (j == skip) continue;
+      aabbTests++;
+      if (x1 < load<f32>(f, 4) || x0 > load<f32>(f, 12) || y1 < load<f32>(f, 8) || y0 > load<f32>(f, 16)) continue;
+      if (!probeHit(self, j, mode, mask, exclusive, gp, flagp)) continue;
+      if (mode == MODE_FIRST) best = j;
+      else if (mode == MODE_RESULTS) { store<i32>(resp + (found << 2), j); found++; }
+      else if (mode == MODE_PAIRS) emitPair(pairp, cap, self, j);
+      else emitPair(pairp, cap, min(self, j), max(self, j));
     }
   }
+  if (smallOnly) return best;
+  const large = hdr(G_LARGE), largep = hdr(H_LARGE);
+  for (let k = 0; k < large; k++) {
+    const t = load<i32>(largep + (k << 2));
+    const j = load<i32>(selp + (t << 2));
+    if (mode == MODE_FIRST && j >= best) break; // the large list is in ascending slot order
+    if (j == skip) continue;
+    const f = boxp + (t << 4);
+    aabbTests++;
+    if (x1 < load<f32>(f) || x0 > load<f32>(f, 8) || y1 < load<f32>(f, 4) || y0 > load<f32>(f, 12)) continue;
+    if (!probeHit(self, j, mode, mask, exclusive, gp, flagp)) continue;
+    if (mode == MODE_FIRST) best = j;
+    else if (mode == MODE_RESULTS) { store<i32>(resp + (found << 2), j); found++; }
+    else emitPair(pairp, cap, self, j);
+  }
   return best;
+}
+
+/** The filters and exact test after the boxes overlap: the mode's eligibility, then the shapes. */
+// @ts-ignore: decorator
+@inline function probeHit(self: i32, j: i32, mode: i32, mask: u32, exclusive: bool, gp: i32, flagp: i32): bool {
+  if (mode == MODE_FIRST && exclusive && (load<u8>(flagp + j) & FLAG_HIT)) return false;
+  if (mode == MODE_RESULTS && (load<u32>(gp + (j << 2)) & mask) == 0) return false;
+  narrowTests++;
+  return overlapSlots(self, j);
 }
 
 /** All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may exceed the capacity. */
@@ -345,7 +420,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
   for (let i = 0; i < count; i++) {
     if ((load<u32>(gp + (i << 2)) & maskA) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
     if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
-    scanCells(i, i, MODE_PAIRS, 0, false);
+    scanCells(i, i, MODE_PAIRS, 0, false, false);
   }
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
@@ -369,8 +444,8 @@ export function firstHits(count: i32, maskA: u32, maskB: u32, cellSize: f32, exc
   for (let i = 0; i < count; i++) {
     if ((load<u32>(gp + (i << 2)) & maskA) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
     if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
-    const best = scanCells(i, i, MODE_FIRST, 0, exclusive);
-    if (best == SLOT_MASK) continue;
+    const best = scanCells(i, i, MODE_FIRST, 0, exclusive, false);
+    if (best == NO_SLOT) continue;
     store<u8>(flagp + i, load<u8>(flagp + i) | FLAG_STOPPED);
     store<u8>(flagp + best, load<u8>(flagp + best) | FLAG_HIT);
     emitPair(pairp, cap, i, best);
@@ -393,7 +468,7 @@ export function queryProbe(count: i32, mask: u32, useGrid: bool, exclude: i32): 
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   if (!entityBox(probe, kp, xp, yp, ap, bp)) { endCall(); return 0; }
   if (useGrid) {
-    scanCells(probe, exclude, MODE_RESULTS, mask, false);
+    scanCells(probe, exclude, MODE_RESULTS, mask, false, false);
   } else {
     const resp = hdr(H_RESULTS);
     const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;

@@ -6,9 +6,10 @@ import { KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/worl
 
 /** mulberry32: a small seeded generator, the same on every platform. */
 export function mulberry32(seed: number): () => number {
-  let t = seed >>> 0;
+  // State in a typed array: a closure variable holding a uint32 above 2^30 is boxed on every write.
+  const state = new Uint32Array([seed]);
   return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
+    const t = (state[0] = state[0] + 0x6d2b79f5);
     let r = Math.imul(t ^ (t >>> 15), 1 | t);
     r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
     return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
@@ -145,6 +146,11 @@ export class BulletHell {
     for (let k = 0; k < max; k++) {
       world.addCircle(0, 0, 2 + (k % 3), BULLET);
       this.spawnBullet(k);
+      // Start mid-flight, so the first frame already looks like the hundredth.
+      const t = this.rnd() * 6;
+      const x = world.x, y = world.y;
+      const nx = x[k] + this.vx[k] * t, ny = y[k] + this.vy[k] * t;
+      if (nx >= 0 && nx <= this.width && ny >= 0 && ny <= this.height) { x[k] = nx; y[k] = ny; }
     }
     for (let e = 0; e < options.enemies; e++) {
       const slot = max + e;

@@ -13,7 +13,9 @@
 //   H_BOX            i32   facade      f32[4 * CAPACITY]: selected boxes (x0, y0, x1, y1), scratch
 //   H_SEL            i32   facade      i32[CAPACITY]: selected slot indices, scratch
 //   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: cell counts, then cell ends, scratch
-//   H_ENTRIES, _CAP  i32   facade      ENTRY_BYTES records: (slot | MULTI_CELL, x0, y0, x1, y1)
+//   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot, x0, y0, x1, y1) of the small entities by cell
+//   H_LARGE          i32   facade      i32[CAPACITY]: selection indices of the large entities
+//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large
 //   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
 //   H_RESULTS        i32   facade      i32[CAPACITY]: query output
 //   H_HIST           i32   facade      i32[256]: size histogram (f32 exponent buckets), scratch
@@ -35,11 +37,12 @@ export const H_SEL = 9;
 export const H_CELLS = 10;
 export const H_CELLS_CAP = 11;
 export const H_ENTRIES = 12;
-export const H_ENTRIES_CAP = 13;
+export const H_LARGE = 13;
 export const H_PAIRS = 14;
 export const H_PAIRS_CAP = 15;
 export const H_RESULTS = 16;
 export const H_HIST = 17;
+export const H_HOME = 18;
 
 // Grid of the last build (f32 fields are stored as f32 bits).
 export const G_COLS = 20;
@@ -53,14 +56,15 @@ export const G_CELL = 27; // f32, cell size
 export const G_SELECTED = 28;
 export const G_ENTRIES = 29;
 export const G_MASK = 30;
+export const G_LARGE = 31;
 
 // Stats of the last call (Box2D's b2TreeStats idea: prove pruning, not only speed).
-export const S_AABB_TESTS = 32;
-export const S_NARROW_TESTS = 33;
-export const S_FOUND = 34;
-export const S_INVALID = 35;
-export const S_FIRST_INVALID = 36;
-export const S_CELLS_VISITED = 37;
+export const S_AABB_TESTS = 33;
+export const S_NARROW_TESTS = 34;
+export const S_FOUND = 35;
+export const S_INVALID = 36;
+export const S_FIRST_INVALID = 37;
+export const S_CELLS_VISITED = 38;
 
 export const KIND_NONE = 0;
 export const KIND_POINT = 1;
@@ -70,13 +74,10 @@ export const KIND_RECT = 3;
 export const FLAG_STOPPED = 1; // firstHits: this bullet hit something and stopped
 export const FLAG_HIT = 2; // firstHits: this enemy was hit
 
-export const MULTI_CELL = 1 << 31; // entry slot bit: the entity covers more than one cell
-export const SLOT_MASK = 0x7fffffff;
-export const ENTRY_BYTES = 20;
+export const NO_SLOT = 0x7fffffff; // firstHits: no hit found
 export const HIST_BUCKETS = 256;
+export const ENTRY_BYTES = 20;
 
-// Cells per selected entity the automatic cell size aims at, and the cap on entries per entity
-// before the grid coarsens (so a pile of huge entities degrades to brute force, never to O(N * cells)).
+// The most cells per selected entity the grid may have (a sparse world gets coarser cells).
 export const CELLS_PER_ENTITY = 4;
-export const ENTRIES_PER_ENTITY = 4;
 export const SCRATCH_SLACK = 64;

@@ -8,14 +8,16 @@
 //   flags           u8[S]      FLAG_* from the last firstHits          }
 //   box             f32[4C]    scratch: boxes of the selected entities
 //   sel             i32[C]     scratch: slots of the selected entities
-//   cells           i32[CELLS_PER_ENTITY * C + SLACK]            scratch: cell counts, then ends
-//   entries         ENTRY_BYTES x [ENTRIES_PER_ENTITY * C + SLACK] scratch: (slot, box) per cell
+//   cells           i32[CELLS_PER_ENTITY * C + SLACK]  scratch: cell counts, then ends
+//   entries         ENTRY_BYTES x C  scratch: (slot, box) of the small entities by cell
+//   large           i32[C]     scratch: large entities
+//   home            i32[C]     scratch: home cell per selected entity
 //   pairs           i32[2P]    pair output
 //   results         i32[S]     query output
 //   hist            i32[256]   scratch: size histogram
 import {
-  CELLS_PER_ENTITY, ENTRIES_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES,
-  G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_ENTRIES_CAP,
+  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_LARGE, G_OX, G_OY,
+  G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
@@ -60,11 +62,17 @@ export interface WorldOptions {
 
 /** What the last query visited, for tests and tuning (allocates: not for the frame loop). */
 export interface GridStats {
+  /** Entities the last grid held. */
   selected: number;
   cols: number;
   rows: number;
   cellSize: number;
+  /** Top-left corner of the grid (the grid covers the boxes of what it holds). */
+  originX: number;
+  originY: number;
+  /** Entities in cells (small) and in the large list. */
   entries: number;
+  large: number;
   cellsVisited: number;
   aabbTests: number;
   narrowTests: number;
@@ -90,7 +98,9 @@ interface Layout {
 }
 
 // Region order; the first PRESERVED survive growth.
-const REGION_FIELDS = [H_X, H_Y, H_A, H_B, H_GROUPS, H_KIND, H_FLAGS, H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_PAIRS, H_RESULTS, H_HIST];
+const REGION_FIELDS = [H_X, H_Y, H_A, H_B, H_GROUPS, H_KIND, H_FLAGS, H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_LARGE, H_HOME, H_PAIRS, H_RESULTS, H_HIST];
+const R_PAIRS = 13;
+const R_RESULTS = 14;
 const PRESERVED = 7;
 
 function align16(n: number): number {
@@ -100,9 +110,9 @@ function align16(n: number): number {
 function layoutFor(base: number, capacity: number, pairCapacity: number): Layout {
   const slots = capacity + 1;
   const cells = CELLS_PER_ENTITY * capacity + SCRATCH_SLACK;
-  const entries = ENTRIES_PER_ENTITY * capacity + SCRATCH_SLACK;
   const bytes = [4 * slots, 4 * slots, 4 * slots, 4 * slots, 4 * slots, slots, slots,
-    16 * capacity, 4 * capacity, 4 * cells, ENTRY_BYTES * entries, 8 * pairCapacity, 4 * slots, 4 * HIST_BUCKETS];
+    16 * capacity, 4 * capacity, 4 * cells, ENTRY_BYTES * capacity, 4 * capacity, 4 * capacity, 8 * pairCapacity, 4 * slots,
+    4 * HIST_BUCKETS];
   const offsets = new Int32Array(bytes.length);
   const sizes = new Int32Array(bytes.length);
   let at = align16(base);
@@ -414,7 +424,8 @@ export class World {
     this.refresh();
     const h = this.header, f = new Float32Array(h.buffer, h.byteOffset, HEADER_FIELDS);
     return {
-      selected: h[G_SELECTED], cols: h[G_COLS], rows: h[G_ROWS], cellSize: f[G_CELL], entries: h[G_ENTRIES],
+      selected: h[G_SELECTED], cols: h[G_COLS], rows: h[G_ROWS], cellSize: f[G_CELL], originX: f[G_OX], originY: f[G_OY],
+      entries: h[G_ENTRIES], large: h[G_LARGE],
       cellsVisited: h[S_CELLS_VISITED], aabbTests: h[S_AABB_TESTS], narrowTests: h[S_NARROW_TESTS], found: h[S_FOUND],
     };
   }
@@ -584,7 +595,6 @@ export class World {
     for (let r = 0; r < REGION_FIELDS.length; r++) h[REGION_FIELDS[r]] = L.offsets[r];
     h[H_CAPACITY] = L.capacity;
     h[H_CELLS_CAP] = CELLS_PER_ENTITY * L.capacity + SCRATCH_SLACK;
-    h[H_ENTRIES_CAP] = ENTRIES_PER_ENTITY * L.capacity + SCRATCH_SLACK;
     h[H_PAIRS_CAP] = L.pairCapacity;
   }
 
@@ -602,8 +612,8 @@ export class World {
     this._groups = new Uint32Array(buf, o[4], slots);
     this._kinds = new Uint8Array(buf, o[5], slots);
     this._flags = new Uint8Array(buf, o[6], slots);
-    this._pairs = new Int32Array(buf, o[11], 2 * L.pairCapacity);
-    this._results = new Int32Array(buf, o[12], slots);
+    this._pairs = new Int32Array(buf, o[R_PAIRS], 2 * L.pairCapacity);
+    this._results = new Int32Array(buf, o[R_RESULTS], slots);
   }
 }
 

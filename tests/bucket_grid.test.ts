@@ -115,11 +115,14 @@ describe("grid shapes", () => {
     }
   });
 
-  it("huge entities among small ones: entries stay bounded and pairs stay exact", async () => {
+  it("huge entities among small ones go to the large list, and pairs stay exact", async () => {
     for (const w of await worldsFor("huge", 2000, 4)) {
       const n = w.selfPairs();
       expect(pairKeys(w.pairs, n, false)).toEqual(refSelfPairs(w, 0xffffffff));
-      expect(w.stats().entries).toBeLessThanOrEqual(4 * w.capacity + 64);
+      const s = w.stats();
+      expect(s.entries + s.large).toBe(2000);
+      expect(s.large).toBeGreaterThan(0);
+      expect(s.large).toBeLessThanOrEqual(2000 / 10);
     }
   });
 

@@ -1,13 +1,14 @@
-// The pure-TS baseline: assembly/bucket_grid.ts ported line for line onto typed-array views of the
-// same memory layout (bindings/layout.ts). Same algorithm, same passes, no object per entity, so
-// the benchmark compares compilers and not algorithms. Read the wasm file for the why of each step.
+// The pure-TS baseline: assembly/bucket_grid.ts ported function for function onto typed-array
+// views of the same memory layout (bindings/layout.ts). Same algorithm, same passes, no object per
+// entity, so the benchmark compares compilers and not algorithms. Read the wasm file for the why
+// of each step. Passes stay in small functions: V8 optimizes them whole, where one long function
+// with several loops kept falling back from its on-stack-replaced loop.
 import {
-  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_MASK,
-  G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP,
-  H_ENTRIES, H_ENTRIES_CAP, H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PAIRS, H_PAIRS_CAP, H_RESULTS,
-  H_SEL, H_X, H_Y, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, MULTI_CELL,
-  S_AABB_TESTS, S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
-  SLOT_MASK,
+  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
+  H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
+  HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, NO_SLOT, S_AABB_TESTS,
+  S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout.js";
 import { pointInCircle, pointInRect, rectCircle } from "./shapes.js";
 import type { Kernel } from "../kernel.js";
@@ -15,8 +16,9 @@ import type { Kernel } from "../kernel.js";
 const MODE_PAIRS = 0;
 const MODE_FIRST = 1;
 const MODE_RESULTS = 2;
-const ENTRY_WORDS = ENTRY_BYTES >> 2;
+const MODE_SELF = 3;
 const HDR = HEADER >> 2;
+const ENTRY_WORDS = ENTRY_BYTES >> 2;
 const fround = Math.fround;
 const bitsF32 = new Float32Array(1);
 const bitsU32 = new Uint32Array(bitsF32.buffer);
@@ -29,7 +31,7 @@ export class BaselineKernel implements Kernel {
   private i32 = new Int32Array(0);
   private u8 = new Uint8Array(0);
 
-  // The box of the last entityBox call, and the counters of the current call.
+  // The box of the last entityBox call, the counters of the current call, the grid being built.
   private bx0 = 0;
   private by0 = 0;
   private bx1 = 0;
@@ -40,6 +42,13 @@ export class BaselineKernel implements Kernel {
   private invalid = 0;
   private firstInvalid = -1;
   private found = 0;
+  private minX = 0;
+  private minY = 0;
+  private maxX = 0;
+  private maxY = 0;
+  private cellSide = 1;
+  private ncols = 0;
+  private nrows = 0;
 
   constructor(memory: WebAssembly.Memory) {
     this.memory = memory;
@@ -115,7 +124,7 @@ export class BaselineKernel implements Kernel {
 
   private autoCellSize(histw: number, n: number): number {
     const i32 = this.i32;
-    const target = n - (n >> 2);
+    const target = n - ((n / 10) | 0);
     let seen = 0;
     let k = 0;
     for (; k < HIST_BUCKETS; k++) {
@@ -124,22 +133,17 @@ export class BaselineKernel implements Kernel {
     }
     if (k === 0) return 0;
     if (k > 253) k = 253;
-    return 2 * Math.pow(2, k - 126);
+    return Math.pow(2, k - 126);
   }
 
-  buildGrid(count: number, mask: number, cellSize: number): number {
-    this.views();
+  private selectPass(count: number, mask: number): number {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2, histw = h[HDR + H_HIST] >> 2;
     i32.fill(0, histw, histw + HIST_BUCKETS);
-    this.invalid = 0;
-    this.firstInvalid = -1;
-    mask = mask | 0;
-
     let n = 0;
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let x0m = Infinity, y0m = Infinity, x1m = -Infinity, y1m = -Infinity;
     for (let i = 0; i < count; i++) {
       if ((i32[gw + i] & mask) === 0 || u8[kp + i] === KIND_NONE) continue;
       if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
@@ -147,98 +151,111 @@ export class BaselineKernel implements Kernel {
       const o = boxw + (n << 2);
       f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
       i32[selw + n] = i;
-      if (x0 < minX) minX = x0;
-      if (y0 < minY) minY = y0;
-      if (x1 > maxX) maxX = x1;
-      if (y1 > maxY) maxY = y1;
+      if (x0 < x0m) x0m = x0;
+      if (y0 < y0m) y0m = y0;
+      if (x1 > x1m) x1m = x1;
+      if (y1 > y1m) y1m = y1;
       // The f32 exponent of the extent, read through its bits, as the core does.
-      bitsF32[0] = Math.max(x1 - x0, y1 - y0);
+      bitsF32[0] = x1 - x0 > y1 - y0 ? x1 - x0 : y1 - y0;
       i32[histw + (bitsU32[0] >>> 23)]++;
       n++;
     }
-    h[HDR + S_INVALID] = this.invalid;
-    h[HDR + S_FIRST_INVALID] = this.firstInvalid;
-    h[HDR + G_SELECTED] = n;
-    h[HDR + G_MASK] = mask;
-    if (n === 0) {
-      h[HDR + G_COLS] = 0; h[HDR + G_ROWS] = 0; h[HDR + G_ENTRIES] = 0;
-      return 0;
-    }
+    this.minX = x0m; this.minY = y0m; this.maxX = x1m; this.maxY = y1m;
+    return n;
+  }
 
-    const w = maxX - minX, hgt = maxY - minY;
+  private chooseShape(n: number, cellSize: number): void {
+    const h = this.i32;
+    const w = this.maxX - this.minX, hgt = this.maxY - this.minY;
     const maxCells = Math.min(h[HDR + H_CELLS_CAP], n * CELLS_PER_ENTITY + SCRATCH_SLACK);
-    let cs = cellSize > 0 ? cellSize : this.autoCellSize(histw, n);
+    let cs = cellSize > 0 ? cellSize : this.autoCellSize(h[HDR + H_HIST] >> 2, n);
     const spread = Math.sqrt(w * hgt / maxCells);
     if (cs < spread) cs = spread;
     if (cs < (w + hgt) / maxCells) cs = (w + hgt) / maxCells;
     if (!(cs >= 1e-30)) cs = 1e-30 > w + hgt ? 1 : w + hgt;
-    let cols = 0, rows = 0;
-    for (;;) {
-      cols = Math.floor(w / cs) + 1;
-      rows = Math.floor(hgt / cs) + 1;
-      if (cols * rows <= maxCells) break;
-      cs *= 2;
-    }
+    while ((Math.floor(w / cs) + 1) * (Math.floor(hgt / cs) + 1) > maxCells) cs *= 1.0625;
+    this.cellSide = cs;
+    this.ncols = Math.floor(w / cs) + 1;
+    this.nrows = Math.floor(hgt / cs) + 1;
+  }
 
-    const cellsw = h[HDR + H_CELLS] >> 2, entCap = h[HDR + H_ENTRIES_CAP];
-    let inv = fround(1 / cs);
-    let entries = 0;
-    for (;;) {
-      i32.fill(0, cellsw, cellsw + cols * rows);
-      entries = 0;
-      for (let s = 0; s < n; s++) {
-        const o = boxw + (s << 2);
-        const c0x = cellOf(f32[o], minX, inv, cols), c0y = cellOf(f32[o + 1], minY, inv, rows);
-        const c1x = cellOf(f32[o + 2], minX, inv, cols), c1y = cellOf(f32[o + 3], minY, inv, rows);
-        entries += (c1x - c0x + 1) * (c1y - c0y + 1);
-        if (entries > entCap) break;
-        for (let cy = c0y; cy <= c1y; cy++) {
-          const row = cellsw + cy * cols;
-          for (let cx = c0x; cx <= c1x; cx++) i32[row + cx]++;
-        }
+  private homePass(n: number, inv: number): number {
+    const h = this.i32, f32 = this.f32, i32 = this.i32;
+    const boxw = h[HDR + H_BOX] >> 2, cellsw = h[HDR + H_CELLS] >> 2;
+    const homew = h[HDR + H_HOME] >> 2, largew = h[HDR + H_LARGE] >> 2;
+    const cols = this.ncols, rows = this.nrows, ox = this.minX, oy = this.minY;
+    i32.fill(0, cellsw, cellsw + cols * rows);
+    let large = 0;
+    for (let s = 0; s < n; s++) {
+      const o = boxw + (s << 2);
+      const c0x = cellOf(f32[o], ox, inv, cols), c0y = cellOf(f32[o + 1], oy, inv, rows);
+      const c1x = cellOf(f32[o + 2], ox, inv, cols), c1y = cellOf(f32[o + 3], oy, inv, rows);
+      if (c1x - c0x > 1 || c1y - c0y > 1) {
+        i32[homew + s] = -1;
+        i32[largew + large] = s;
+        large++;
+        continue;
       }
-      if (entries <= entCap) break;
-      cs *= 2;
-      cols = Math.floor(w / cs) + 1;
-      rows = Math.floor(hgt / cs) + 1;
-      inv = fround(1 / cs);
+      const c = c0y * cols + c0x;
+      i32[homew + s] = c;
+      i32[cellsw + c]++;
     }
+    return large;
+  }
 
-    const ncells = cols * rows;
+  private prefixSum(ncells: number): void {
+    const i32 = this.i32, cellsw = this.i32[HDR + H_CELLS] >> 2;
     let run = 0;
     for (let c = cellsw; c < cellsw + ncells; c++) {
       const k = i32[c];
       i32[c] = run;
       run += k;
     }
+  }
 
-    const entw = h[HDR + H_ENTRIES] >> 2;
+  private scatterPass(n: number): void {
+    const h = this.i32, i32 = this.i32, f32 = this.f32;
+    const homew = h[HDR + H_HOME] >> 2, cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
+    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     for (let s = 0; s < n; s++) {
-      const o = boxw + (s << 2);
-      const x0 = f32[o], y0 = f32[o + 1], x1 = f32[o + 2], y1 = f32[o + 3];
-      const c0x = cellOf(x0, minX, inv, cols), c0y = cellOf(y0, minY, inv, rows);
-      const c1x = cellOf(x1, minX, inv, cols), c1y = cellOf(y1, minY, inv, rows);
-      const tag = i32[selw + s] | ((c0x !== c1x || c0y !== c1y) ? MULTI_CELL : 0);
-      for (let cy = c0y; cy <= c1y; cy++) {
-        const row = cellsw + cy * cols;
-        for (let cx = c0x; cx <= c1x; cx++) {
-          const pos = i32[row + cx]++;
-          const e = entw + pos * ENTRY_WORDS;
-          i32[e] = tag;
-          f32[e + 1] = x0; f32[e + 2] = y0; f32[e + 3] = x1; f32[e + 4] = y1;
-        }
-      }
+      const c = i32[homew + s];
+      if (c < 0) continue;
+      const e = entw + i32[cellsw + c]++ * ENTRY_WORDS, o = boxw + (s << 2);
+      i32[e] = i32[selw + s];
+      f32[e + 1] = f32[o]; f32[e + 2] = f32[o + 1]; f32[e + 3] = f32[o + 2]; f32[e + 4] = f32[o + 3];
     }
+  }
 
-    h[HDR + G_COLS] = cols;
-    h[HDR + G_ROWS] = rows;
-    f32[HDR + G_OX] = minX;
-    f32[HDR + G_OY] = minY;
-    f32[HDR + G_MAXX] = maxX;
-    f32[HDR + G_MAXY] = maxY;
+  buildGrid(count: number, mask: number, cellSize: number): number {
+    this.views();
+    const h = this.i32, f32 = this.f32;
+    this.invalid = 0;
+    this.firstInvalid = -1;
+    mask = mask | 0;
+    const n = this.selectPass(count, mask);
+    h[HDR + S_INVALID] = this.invalid;
+    h[HDR + S_FIRST_INVALID] = this.firstInvalid;
+    h[HDR + G_SELECTED] = n;
+    h[HDR + G_MASK] = mask;
+    if (n === 0) {
+      h[HDR + G_COLS] = 0; h[HDR + G_ROWS] = 0; h[HDR + G_ENTRIES] = 0; h[HDR + G_LARGE] = 0;
+      return 0;
+    }
+    this.chooseShape(n, cellSize);
+    const inv = fround(1 / this.cellSide);
+    const large = this.homePass(n, inv);
+    this.prefixSum(this.ncols * this.nrows);
+    this.scatterPass(n);
+    h[HDR + G_COLS] = this.ncols;
+    h[HDR + G_ROWS] = this.nrows;
+    f32[HDR + G_OX] = this.minX;
+    f32[HDR + G_OY] = this.minY;
+    f32[HDR + G_MAXX] = this.maxX;
+    f32[HDR + G_MAXY] = this.maxY;
     f32[HDR + G_INV] = inv;
-    f32[HDR + G_CELL] = cs;
-    h[HDR + G_ENTRIES] = entries;
+    f32[HDR + G_CELL] = this.cellSide;
+    h[HDR + G_ENTRIES] = n - large;
+    h[HDR + G_LARGE] = large;
     return n;
   }
 
@@ -267,90 +284,139 @@ export class BaselineKernel implements Kernel {
     this.found++;
   }
 
+  /** Slot i (box x0..y1) against entry records [from, to); emits (lo, hi) slot pairs. */
+  private pairsAgainst(
+    i: number, x0: number, y0: number, x1: number, y1: number, entw: number, from: number, to: number,
+    pairw: number, cap: number,
+  ): void {
+    const f32 = this.f32, i32 = this.i32;
+    for (let q = from; q < to; q++) {
+      const f = entw + q * ENTRY_WORDS;
+      this.aabbTests++;
+      if (x1 < f32[f + 1] || x0 > f32[f + 3] || y1 < f32[f + 2] || y0 > f32[f + 4]) continue;
+      const j = i32[f];
+      this.narrowTests++;
+      if (this.overlapSlots(i, j)) this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
+    }
+  }
+
+  /** Slot i (box x0..y1) against large-list entries [from, to); emits (lo, hi) slot pairs. */
+  private largePairs(i: number, x0: number, y0: number, x1: number, y1: number, from: number, to: number): void {
+    const h = this.i32, f32 = this.f32, i32 = this.i32;
+    const largew = h[HDR + H_LARGE] >> 2, boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
+    const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
+    for (let q = from; q < to; q++) {
+      const t = i32[largew + q];
+      const f = boxw + (t << 2);
+      this.aabbTests++;
+      if (x1 < f32[f] || x0 > f32[f + 2] || y1 < f32[f + 1] || y0 > f32[f + 3]) continue;
+      const j = i32[selw + t];
+      this.narrowTests++;
+      if (this.overlapSlots(i, j)) this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
+    }
+  }
+
   selfPairs(count: number, mask: number, cellSize: number): number {
     this.beginCall();
-    this.buildGrid(count, mask, cellSize);
+    const n = this.buildGrid(count, mask, cellSize);
+    if (n === 0) { this.endCall(); return 0; }
     const h = this.i32, f32 = this.f32, i32 = this.i32;
-    const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], ncells = cols * rows;
-    const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV];
+    const cols = this.ncols, rows = this.nrows;
     const cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
+    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
-    let aabbTests = 0, narrowTests = 0;
     let start = 0;
-    for (let c = 0; c < ncells; c++) {
-      const end = i32[cellsw + c];
-      for (let p = start; p < end; p++) {
-        const e = entw + p * ENTRY_WORDS;
-        const ti = i32[e];
-        const x0 = f32[e + 1], y0 = f32[e + 2], x1 = f32[e + 3], y1 = f32[e + 4];
-        for (let q = p + 1; q < end; q++) {
-          const f = entw + q * ENTRY_WORDS;
-          aabbTests++;
-          const u0 = f32[f + 1], v0 = f32[f + 2], u1 = f32[f + 3], v1 = f32[f + 4];
-          if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
-          const tj = i32[f];
-          if ((ti | tj) & MULTI_CELL) {
-            const rc = cellOf(Math.max(x0, u0), ox, inv, cols) + cellOf(Math.max(y0, v0), oy, inv, rows) * cols;
-            if (rc !== c) continue;
-          }
-          const i = ti & SLOT_MASK, j = tj & SLOT_MASK;
-          narrowTests++;
-          if (this.overlapSlots(i, j)) this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
+    for (let cy = 0; cy < rows; cy++) {
+      for (let cx = 0; cx < cols; cx++) {
+        const c = cy * cols + cx;
+        const end = i32[cellsw + c];
+        if (start === end) continue;
+        const east = cx + 1 < cols ? i32[cellsw + c + 1] : end;
+        let below0 = 0, below1 = 0;
+        if (cy + 1 < rows) {
+          const below = c + cols;
+          below0 = i32[cellsw + (cx > 0 ? below - 1 : below) - 1];
+          below1 = i32[cellsw + (cx + 1 < cols ? below + 1 : below)];
         }
+        for (let p = start; p < end; p++) {
+          const e = entw + p * ENTRY_WORDS;
+          const i = i32[e];
+          const x0 = f32[e + 1], y0 = f32[e + 2], x1 = f32[e + 3], y1 = f32[e + 4];
+          this.pairsAgainst(i, x0, y0, x1, y1, entw, p + 1, east, pairw, cap);
+          this.pairsAgainst(i, x0, y0, x1, y1, entw, below0, below1, pairw, cap);
+        }
+        start = end;
       }
-      start = end;
     }
-    this.aabbTests = aabbTests;
-    this.narrowTests = narrowTests;
-    this.cellsVisited = ncells;
+    this.cellsVisited = cols * rows;
+    const large = h[HDR + G_LARGE], largew = h[HDR + H_LARGE] >> 2;
+    for (let k = 0; k < large; k++) {
+      const s = i32[largew + k];
+      const o = boxw + (s << 2);
+      this.bx0 = f32[o]; this.by0 = f32[o + 1]; this.bx1 = f32[o + 2]; this.by1 = f32[o + 3];
+      const i = i32[selw + s];
+      this.scanCells(i, -1, MODE_SELF, 0, false, true);
+      this.largePairs(i, this.bx0, this.by0, this.bx1, this.by1, k + 1, large);
+    }
     this.endCall();
     return this.found;
   }
 
-  private scanCells(self: number, skip: number, mode: number, mask: number, exclusive: boolean): number {
-    const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
+  private scanCells(self: number, skip: number, mode: number, mask: number, exclusive: boolean, smallOnly: boolean): number {
+    const h = this.i32, f32 = this.f32, i32 = this.i32;
     const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS];
     const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV];
     const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
-    if (cols === 0 || x1 < ox || y1 < oy || x0 > f32[HDR + G_MAXX] || y0 > f32[HDR + G_MAXY]) return SLOT_MASK;
-    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+    if (cols === 0 || x1 < ox || y1 < oy || x0 > f32[HDR + G_MAXX] || y0 > f32[HDR + G_MAXY]) return NO_SLOT;
+    const c0x = Math.max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = Math.max(cellOf(y0, oy, inv, rows) - 1, 0);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
-    const multi = c0x !== c1x || c0y !== c1y;
     const cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
-    const gw = h[HDR + H_GROUPS] >> 2, flagp = h[HDR + H_FLAGS];
+    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP], resw = h[HDR + H_RESULTS] >> 2;
-    let best = SLOT_MASK;
+    let best = NO_SLOT;
     for (let cy = c0y; cy <= c1y; cy++) {
-      for (let cx = c0x; cx <= c1x; cx++) {
-        const c = cy * cols + cx;
-        this.cellsVisited++;
-        const start = c === 0 ? 0 : i32[cellsw + c - 1];
-        const end = i32[cellsw + c];
-        for (let p = start; p < end; p++) {
-          const f = entw + p * ENTRY_WORDS;
-          const tj = i32[f];
-          const j = tj & SLOT_MASK;
-          if (mode === MODE_FIRST && j >= best) break;
-          if (j === skip) continue;
-          this.aabbTests++;
-          const u0 = f32[f + 1], v0 = f32[f + 2], u1 = f32[f + 3], v1 = f32[f + 4];
-          if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
-          if (mode === MODE_FIRST) {
-            if (exclusive && (u8[flagp + j] & FLAG_HIT)) continue;
-          } else if (multi || (tj & MULTI_CELL)) {
-            const rc = cellOf(Math.max(x0, u0), ox, inv, cols) + cellOf(Math.max(y0, v0), oy, inv, rows) * cols;
-            if (rc !== c) continue;
-          }
-          if (mode === MODE_RESULTS && (i32[gw + j] & mask) === 0) continue;
-          this.narrowTests++;
-          if (!this.overlapSlots(self, j)) continue;
-          if (mode === MODE_FIRST) { best = j; break; }
-          if (mode === MODE_PAIRS) this.emitPair(pairw, cap, self, j);
-          else { i32[resw + this.found] = j; this.found++; }
-        }
+      const row = cy * cols;
+      const from = row + c0x === 0 ? 0 : i32[cellsw + row + c0x - 1];
+      const to = i32[cellsw + row + c1x];
+      this.cellsVisited += c1x - c0x + 1;
+      for (let p = from; p < to; p++) {
+        const f = entw + p * ENTRY_WORDS;
+        const j = i32[f];
+        if (mode === MODE_FIRST && j >= best) continue;
+        if (j === skip) continue;
+        this.aabbTests++;
+        if (x1 < f32[f + 1] || x0 > f32[f + 3] || y1 < f32[f + 2] || y0 > f32[f + 4]) continue;
+        if (!this.probeHit(self, j, mode, mask, exclusive)) continue;
+        if (mode === MODE_FIRST) best = j;
+        else if (mode === MODE_RESULTS) { i32[resw + this.found] = j; this.found++; }
+        else if (mode === MODE_PAIRS) this.emitPair(pairw, cap, self, j);
+        else this.emitPair(pairw, cap, self < j ? self : j, self < j ? j : self);
       }
     }
+    if (smallOnly) return best;
+    const large = h[HDR + G_LARGE], largew = h[HDR + H_LARGE] >> 2;
+    for (let k = 0; k < large; k++) {
+      const t = i32[largew + k];
+      const j = i32[selw + t];
+      if (mode === MODE_FIRST && j >= best) break;
+      if (j === skip) continue;
+      const f = boxw + (t << 2);
+      this.aabbTests++;
+      if (x1 < f32[f] || x0 > f32[f + 2] || y1 < f32[f + 1] || y0 > f32[f + 3]) continue;
+      if (!this.probeHit(self, j, mode, mask, exclusive)) continue;
+      if (mode === MODE_FIRST) best = j;
+      else if (mode === MODE_RESULTS) { i32[resw + this.found] = j; this.found++; }
+      else this.emitPair(pairw, cap, self, j);
+    }
     return best;
+  }
+
+  private probeHit(self: number, j: number, mode: number, mask: number, exclusive: boolean): boolean {
+    const h = this.i32;
+    if (mode === MODE_FIRST && exclusive && (this.u8[h[HDR + H_FLAGS] + j] & FLAG_HIT)) return false;
+    if (mode === MODE_RESULTS && (h[(h[HDR + H_GROUPS] >> 2) + j] & mask) === 0) return false;
+    this.narrowTests++;
+    return this.overlapSlots(self, j);
   }
 
   crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number {
@@ -363,7 +429,7 @@ export class BaselineKernel implements Kernel {
     for (let i = 0; i < count; i++) {
       if ((i32[gw + i] & maskA) === 0 || u8[kp + i] === KIND_NONE) continue;
       if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
-      this.scanCells(i, i, MODE_PAIRS, 0, false);
+      this.scanCells(i, i, MODE_PAIRS, 0, false, false);
     }
     h[HDR + S_INVALID] = this.invalid;
     h[HDR + S_FIRST_INVALID] = this.firstInvalid;
@@ -383,8 +449,8 @@ export class BaselineKernel implements Kernel {
     for (let i = 0; i < count; i++) {
       if ((i32[gw + i] & maskA) === 0 || u8[kp + i] === KIND_NONE) continue;
       if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
-      const best = this.scanCells(i, i, MODE_FIRST, 0, exclusive);
-      if (best === SLOT_MASK) continue;
+      const best = this.scanCells(i, i, MODE_FIRST, 0, exclusive, false);
+      if (best === NO_SLOT) continue;
       u8[flagp + i] |= FLAG_STOPPED;
       u8[flagp + best] |= FLAG_HIT;
       this.emitPair(pairw, cap, i, best);
@@ -404,7 +470,7 @@ export class BaselineKernel implements Kernel {
     mask = mask | 0;
     if (!this.entityBox(probe, kp, xw, yw, aw, bw)) { this.endCall(); return 0; }
     if (useGrid) {
-      this.scanCells(probe, exclude, MODE_RESULTS, mask, false);
+      this.scanCells(probe, exclude, MODE_RESULTS, mask, false, false);
     } else {
       const resw = h[HDR + H_RESULTS] >> 2;
       const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
@@ -422,7 +488,7 @@ export class BaselineKernel implements Kernel {
   }
 }
 
-/** Cell column (or row) of v, clamped into the grid; v at or above the origin truncates as floor. */
+/** Cell column (or row) of v, clamped into the grid; compared as a float first, so huge and NaN values clamp too. */
 function cellOf(v: number, origin: number, inv: number, n: number): number {
   const t = (v - origin) * inv;
   return t < 1 ? 0 : (t >= n ? n - 1 : t | 0);

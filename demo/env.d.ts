@@ -1,0 +1,2 @@
+// Vite's client types: `import wasmUrl from "../dist/hitcore.wasm?url"` is a string URL.
+/// <reference types="vite/client" />

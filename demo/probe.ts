@@ -1,0 +1,29 @@
+// What the demo publishes on `window.__hitcore` for the browser test (tests/browser.test.ts) and
+// for poking at from the devtools console. Updated every frame; counters restart with each world.
+
+export interface DemoProbe {
+  /** A world is running (false while one is being created). */
+  ready: boolean;
+  /** Frames simulated on the current world. */
+  frames: number;
+  /** Bullets that hit an enemy on the last frame, and since the world was created. */
+  hitsFrame: number;
+  hitsTotal: number;
+  /** Median ms of one `world.firstHits(BULLET, ENEMY)` over the last second. */
+  collisionMs: number;
+  /** Median ms of drawing a frame over the last second. */
+  renderMs: number;
+  fps: number;
+  bullets: number;
+  backend: string;
+  /** Frames in which bullets touched the player's ship. */
+  shipHits: number;
+  /** Uncaught errors and failed world creations, oldest first (capped). */
+  errors: string[];
+}
+
+declare global {
+  interface Window {
+    __hitcore?: DemoProbe;
+  }
+}
