@@ -2,14 +2,15 @@
 // generator, the static scenes the differential tests run, and the moving bullet-hell workload.
 // Scenes use integer coordinates and sizes below 2048, so every test in f32 and f64 is exact and
 // the backends must agree pair for pair.
-import { KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/world.js";
+import { FLAG_STOPPED, KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/world.js";
 
 /** mulberry32: a small seeded generator, the same on every platform. */
 export function mulberry32(seed: number): () => number {
   // State in a typed array: a closure variable holding a uint32 above 2^30 is boxed on every write.
   const state = new Uint32Array([seed]);
   return () => {
-    const t = (state[0] = state[0] + 0x6d2b79f5);
+    state[0] += 0x6d2b79f5;
+    const t = state[0];
     let r = Math.imul(t ^ (t >>> 15), 1 | t);
     r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
     return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
@@ -135,6 +136,7 @@ export class BulletHell {
   private emitter = 0;
 
   constructor(readonly world: World, options: BulletHellOptions) {
+    if (world.count !== 0) throw new Error("BulletHell needs an empty world: bullet k lives in slot k, enemy e in slot bullets + e.");
     this.width = options.width;
     this.height = options.height;
     this.enemies = options.enemies;
@@ -189,8 +191,9 @@ export class BulletHell {
     for (let e = 0; e < this.enemies; e++) {
       const s = this.bullets + e;
       let nx = x[s] + vx[s] * dt, ny = y[s] + vy[s] * dt;
-      if (nx < 0 || nx > W - 24) { vx[s] = -vx[s]; nx = x[s]; }
-      if (ny < 0 || ny > H * 0.7) { vy[s] = -vy[s]; ny = y[s]; }
+      // Bounce by clamping and pointing the speed inward: flipping it could trap an enemy outside.
+      if (nx < 0) { nx = 0; vx[s] = Math.abs(vx[s]); } else if (nx > W - 24) { nx = W - 24; vx[s] = -Math.abs(vx[s]); }
+      if (ny < 0) { ny = 0; vy[s] = Math.abs(vy[s]); } else if (ny > H * 0.7) { ny = H * 0.7; vy[s] = -Math.abs(vy[s]); }
       x[s] = nx;
       y[s] = ny;
     }
@@ -199,7 +202,7 @@ export class BulletHell {
   /** Bullets that hit something start again at an emitter (call after firstHits). */
   recycleHits(): void {
     const flags = this.world.flags;
-    for (let k = 0; k < this.bullets; k++) if (flags[k] & 1) this.spawnBullet(k);
+    for (let k = 0; k < this.bullets; k++) if (flags[k] & FLAG_STOPPED) this.spawnBullet(k);
   }
 }
 

@@ -1,0 +1,32 @@
+// "Nothing allocates per frame in the hot path": the wasm path's collision calls, measured on the
+// JS heap over many calls after warm-up. Counts bytes, not time, so a noisy machine cannot fail it.
+import { describe, expect, it } from "vitest";
+import { BULLET, BulletHell, ENEMY } from "../bench/scene.js";
+import { newWorld } from "./support.js";
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+describe("the wasm frame loop", () => {
+  it.runIf(gc !== undefined)("allocates no JS heap per collision call, and wasm memory stays flat", async () => {
+    const world = await newWorld("wasm", { capacity: 4200 });
+    const hell = new BulletHell(world, { bullets: 4000, enemies: 120, width: 700, height: 700 });
+    const ship = world.addRect(350, 600, 12, 12, 1 << 2);
+    const frame = () => {
+      world.firstHits(BULLET, ENEMY);
+      world.selfPairs(ENEMY);
+      world.crossPairs(ENEMY, BULLET);
+      world.touching(ship, BULLET);
+      world.queryRect(100, 100, 200, 200, BULLET);
+    };
+    for (let f = 0; f < 300; f++) { hell.step(1 / 60); frame(); hell.recycleHits(); }
+    const memory = world.memoryBytes;
+    gc!();
+    const before = process.memoryUsage().heapUsed;
+    const calls = 20000;
+    for (let f = 0; f < calls; f++) frame();
+    const perCall = (process.memoryUsage().heapUsed - before) / (calls * 5);
+    // One small object per call would be 16+ bytes; the facade and kernel allocate none.
+    expect(perCall).toBeLessThan(4);
+    expect(world.memoryBytes).toBe(memory);
+  });
+});
