@@ -16,14 +16,14 @@
 // - "Small" is decided with the same monotone cellOf() the queries use, never with a float
 //   margin, so exact touching and f32 rounding cannot lose a pair.
 import {
-  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS, S_CELLS_VISITED,
   S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../bindings/layout";
 import { hdr, hdrF, setHdr, setHdrF } from "./header";
-import { overlapSlots } from "./shapes";
+import { overlapShapes, overlapSlots } from "./shapes";
 
 const MODE_PAIRS = 0; // write (self, j) into the pair buffer
 const MODE_FIRST = 1; // find the lowest-slot eligible hit
@@ -192,21 +192,23 @@ function prefixSum(ncells: i32): void {
  * entities by ascending slot. Afterwards each cell's field holds its end, the next cell's start.
  */
 function scatterPass(n: i32): void {
-  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
+  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), selp = hdr(H_SEL);
+  const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   for (let s = 0; s < n; s++) {
     const c = load<i32>(homep + (s << 2));
     if (c < 0) continue;
     const p = cellsp + (c << 2);
     const pos = load<i32>(p);
     store<i32>(p, pos + 1);
-    // A copy of the box travels with the slot: the pair loops then read memory in order, where
-    // gathering boxes by index cost a cache miss per test.
-    const e = entp + pos * ENTRY_BYTES, o = boxp + (s << 4);
-    store<i32>(e, load<i32>(selp + (s << 2)));
-    store<f32>(e, load<f32>(o), 4);
-    store<f32>(e, load<f32>(o, 4), 8);
-    store<f32>(e, load<f32>(o, 8), 12);
-    store<f32>(e, load<f32>(o, 12), 16);
+    // A copy of the shape travels with the slot: the pair loops then read memory in order and
+    // never gather from the stores, where each gather cost a cache miss. Selection order is slot
+    // order, so these store reads are sequential.
+    const i = load<i32>(selp + (s << 2)), e = entp + pos * ENTRY_BYTES;
+    store<i32>(e, i | (<i32>load<u8>(kp + i) << KIND_SHIFT));
+    store<f32>(e, load<f32>(xp + (i << 2)), 4);
+    store<f32>(e, load<f32>(yp + (i << 2)), 8);
+    store<f32>(e, load<f32>(ap + (i << 2)), 12);
+    store<f32>(e, load<f32>(bp + (i << 2)), 16);
   }
 }
 
@@ -267,18 +269,44 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   found++;
 }
 
-/** Tests slot i (box x0..y1) against entry records [from, to); emits (lo, hi) slot pairs. */
+/**
+ * Box of an entry record into u0..v1, computed as entityBox computes it (same f32 operations), so
+ * the broadphase test stays conservative for the exact test that follows.
+ */
+// @ts-ignore: decorator
+@inline function recordBox(k: i32, x: f32, y: f32, a: f32, b: f32): void {
+  if (k == KIND_RECT) { u0 = x; v0 = y; u1 = x + a; v1 = y + b; }
+  else if (k == KIND_CIRCLE) { u0 = x - a; v0 = y - a; u1 = x + a; v1 = y + a; }
+  else { u0 = x; v0 = y; u1 = x; v1 = y; }
+}
+
+// The box of the last recordBox call.
+let u0: f32 = 0;
+let v0: f32 = 0;
+let u1: f32 = 0;
+let v1: f32 = 0;
+
+/** Tests the shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo, hi) slot pairs. */
 // @ts-ignore: decorator
 @inline function pairsAgainst(
-  i: i32, x0: f32, y0: f32, x1: f32, y1: f32, entp: i32, from: i32, to: i32, pairp: i32, cap: i32,
+  i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, x0: f32, y0: f32, x1: f32, y1: f32,
+  entp: i32, from: i32, to: i32, pairp: i32, cap: i32,
 ): void {
   for (let q = from; q < to; q++) {
     const f = entp + q * ENTRY_BYTES;
+    const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
+    const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+    // Inline box: wasm globals would cost a memory round trip per test.
+    let w0 = x, h0 = y, w1 = x, h1 = y;
+    if (k == KIND_RECT) { w1 = x + a; h1 = y + b; }
+    else if (k == KIND_CIRCLE) { w0 = x - a; h0 = y - a; w1 = x + a; h1 = y + a; }
     aabbTests++;
-    if (x1 < load<f32>(f, 4) || x0 > load<f32>(f, 12) || y1 < load<f32>(f, 8) || y0 > load<f32>(f, 16)) continue;
-    const j = load<i32>(f);
+    if (x1 < w0 || x0 > w1 || y1 < h0 || y0 > h1) continue;
     narrowTests++;
-    if (overlapSlots(i, j)) emitPair(pairp, cap, min(i, j), max(i, j));
+    if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
+      const j = tag & TAG_SLOT;
+      emitPair(pairp, cap, min(i, j), max(i, j));
+    }
   }
 }
 
@@ -322,10 +350,12 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
       }
       for (let p = start; p < end; p++) {
         const e = entp + p * ENTRY_BYTES;
-        const i = load<i32>(e);
-        const x0 = load<f32>(e, 4), y0 = load<f32>(e, 8), x1 = load<f32>(e, 12), y1 = load<f32>(e, 16);
-        pairsAgainst(i, x0, y0, x1, y1, entp, p + 1, east, pairp, cap); // the rest of this cell, then E
-        pairsAgainst(i, x0, y0, x1, y1, entp, below0, below1, pairp, cap);
+        const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
+        const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
+        recordBox(k, x, y, a, b);
+        const x0 = u0, y0 = v0, x1 = u1, y1 = v1;
+        pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap); // the rest of this cell, then E
+        pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap);
       }
       start = end;
     }
@@ -363,6 +393,9 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
   const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   const gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP), resp = hdr(H_RESULTS);
+  const sk = <i32>load<u8>(hdr(H_KIND) + self);
+  const sx = load<f32>(hdr(H_X) + (self << 2)), sy = load<f32>(hdr(H_Y) + (self << 2));
+  const sa = load<f32>(hdr(H_A) + (self << 2)), sb = load<f32>(hdr(H_B) + (self << 2));
   let best = NO_SLOT;
   for (let cy = c0y; cy <= c1y; cy++) {
     // A row's cells are contiguous in the entry list: one run per row.
@@ -372,12 +405,19 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
     cellsVisited += c1x - c0x + 1;
     for (let p = from; p < to; p++) {
       const f = entp + p * ENTRY_BYTES;
-      const j = load<i32>(f);
+      const tag = load<i32>(f), j = tag & TAG_SLOT;
       if (mode == MODE_FIRST && j >= best) continue; // a run spans cells: later cells may hold lower slots
       if (j == skip) continue;
+      const k = tag >>> KIND_SHIFT;
+      const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+      let w0 = x, h0 = y, w1 = x, h1 = y;
+      if (k == KIND_RECT) { w1 = x + a; h1 = y + b; }
+      else if (k == KIND_CIRCLE) { w0 = x - a; h0 = y - a; w1 = x + a; h1 = y + a; }
       aabbTests++;
-      if (x1 < load<f32>(f, 4) || x0 > load<f32>(f, 12) || y1 < load<f32>(f, 8) || y0 > load<f32>(f, 16)) continue;
-      if (!probeHit(self, j, mode, mask, exclusive, gp, flagp)) continue;
+      if (x1 < w0 || x0 > w1 || y1 < h0 || y0 > h1) continue;
+      if (!eligible(j, mode, mask, exclusive, gp, flagp)) continue;
+      narrowTests++;
+      if (!overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) continue;
       if (mode == MODE_FIRST) best = j;
       else if (mode == MODE_RESULTS) { store<i32>(resp + (found << 2), j); found++; }
       else if (mode == MODE_PAIRS) emitPair(pairp, cap, self, j);
@@ -394,7 +434,9 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
     const f = boxp + (t << 4);
     aabbTests++;
     if (x1 < load<f32>(f) || x0 > load<f32>(f, 8) || y1 < load<f32>(f, 4) || y0 > load<f32>(f, 12)) continue;
-    if (!probeHit(self, j, mode, mask, exclusive, gp, flagp)) continue;
+    if (!eligible(j, mode, mask, exclusive, gp, flagp)) continue;
+    narrowTests++;
+    if (!overlapSlots(self, j)) continue;
     if (mode == MODE_FIRST) best = j;
     else if (mode == MODE_RESULTS) { store<i32>(resp + (found << 2), j); found++; }
     else emitPair(pairp, cap, self, j);
@@ -402,13 +444,12 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
   return best;
 }
 
-/** The filters and exact test after the boxes overlap: the mode's eligibility, then the shapes. */
+/** The mode's filter after the boxes overlap: an enemy already hit (exclusive first hits), a slot outside the query mask. */
 // @ts-ignore: decorator
-@inline function probeHit(self: i32, j: i32, mode: i32, mask: u32, exclusive: bool, gp: i32, flagp: i32): bool {
+@inline function eligible(j: i32, mode: i32, mask: u32, exclusive: bool, gp: i32, flagp: i32): bool {
   if (mode == MODE_FIRST && exclusive && (load<u8>(flagp + j) & FLAG_HIT)) return false;
   if (mode == MODE_RESULTS && (load<u32>(gp + (j << 2)) & mask) == 0) return false;
-  narrowTests++;
-  return overlapSlots(self, j);
+  return true;
 }
 
 /** All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may exceed the capacity. */

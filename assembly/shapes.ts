@@ -58,31 +58,31 @@ export function rectCircle(left: f64, top: f64, right: f64, bottom: f64, cx: f64
   return true;
 }
 
-/** Do the entities in slots i and j overlap? Dispatches on the kind pair; point-point means equal. */
-export function overlapSlots(i: i32, j: i32): bool {
-  const kp = hdr(H_KIND);
-  let ki = <i32>load<u8>(kp + i);
-  let kj = <i32>load<u8>(kp + j);
+/** Do two shapes overlap? Kinds are KIND_*; (a, b) is (radius, 0) for circles and (w, h) for rects; point-point means equal. */
+export function overlapShapes(
+  ki: i32, xi: f64, yi: f64, ai: f64, bi: f64, kj: i32, xj: f64, yj: f64, aj: f64, bj: f64,
+): bool {
   if (ki > kj) {
-    const t = i; i = j; j = t;
-    const tk = ki; ki = kj; kj = tk;
+    return overlapShapes(kj, xj, yj, aj, bj, ki, xi, yi, ai, bi);
   }
-  const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const xi = <f64>load<f32>(xp + (i << 2)), yi = <f64>load<f32>(yp + (i << 2));
-  const xj = <f64>load<f32>(xp + (j << 2)), yj = <f64>load<f32>(yp + (j << 2));
-  const ai = <f64>load<f32>(ap + (i << 2)), aj = <f64>load<f32>(ap + (j << 2));
   if (ki == KIND_POINT) {
     if (kj == KIND_POINT) return xi == xj && yi == yj;
     if (kj == KIND_CIRCLE) return pointInCircle(xi, yi, xj, yj, aj);
-    return pointInRect(xi, yi, xj, yj, xj + aj, yj + <f64>load<f32>(bp + (j << 2)));
+    return pointInRect(xi, yi, xj, yj, xj + aj, yj + bj);
   }
   if (ki == KIND_CIRCLE) {
     if (kj == KIND_CIRCLE) return circleCircle(xi, yi, ai, xj, yj, aj);
-    return rectCircle(xj, yj, xj + aj, yj + <f64>load<f32>(bp + (j << 2)), xi, yi, ai);
+    return rectCircle(xj, yj, xj + aj, yj + bj, xi, yi, ai);
   }
-  if (ki == KIND_RECT && kj == KIND_RECT) {
-    const bi = <f64>load<f32>(bp + (i << 2)), bj = <f64>load<f32>(bp + (j << 2));
-    return rectRect(xi, yi, xi + ai, yi + bi, xj, yj, xj + aj, yj + bj);
-  }
+  if (ki == KIND_RECT && kj == KIND_RECT) return rectRect(xi, yi, xi + ai, yi + bi, xj, yj, xj + aj, yj + bj);
   return false;
+}
+
+/** Do the entities in slots i and j overlap? */
+export function overlapSlots(i: i32, j: i32): bool {
+  const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  return overlapShapes(
+    <i32>load<u8>(kp + i), load<f32>(xp + (i << 2)), load<f32>(yp + (i << 2)), load<f32>(ap + (i << 2)), load<f32>(bp + (i << 2)),
+    <i32>load<u8>(kp + j), load<f32>(xp + (j << 2)), load<f32>(yp + (j << 2)), load<f32>(ap + (j << 2)), load<f32>(bp + (j << 2)),
+  );
 }

@@ -13,7 +13,7 @@
 //   H_BOX            i32   facade      f32[4 * CAPACITY]: selected boxes (x0, y0, x1, y1), scratch
 //   H_SEL            i32   facade      i32[CAPACITY]: selected slot indices, scratch
 //   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: cell counts, then cell ends, scratch
-//   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot, x0, y0, x1, y1) of the small entities by cell
+//   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot | kind << KIND_SHIFT, x, y, a, b) of the small entities by cell
 //   H_LARGE          i32   facade      i32[CAPACITY]: selection indices of the large entities
 //   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large
 //   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
@@ -77,6 +77,8 @@ export const FLAG_HIT = 2; // firstHits: this enemy was hit
 export const NO_SLOT = 0x7fffffff; // firstHits: no hit found
 export const HIST_BUCKETS = 256;
 export const ENTRY_BYTES = 20;
+export const KIND_SHIFT = 24; // entry tags: slots stay below 2^24
+export const TAG_SLOT = 0xffffff;
 
 // The most cells per selected entity the grid may have (a sparse world gets coarser cells).
 export const CELLS_PER_ENTITY = 4;

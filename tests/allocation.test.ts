@@ -19,14 +19,19 @@ describe("the wasm frame loop", () => {
       world.queryRect(100, 100, 200, 200, BULLET);
     };
     for (let f = 0; f < 300; f++) { hell.step(1 / 60); frame(); hell.recycleHits(); }
+    for (let f = 0; f < 2000; f++) frame(); // until V8 has tiered every path up
     const memory = world.memoryBytes;
-    gc!();
-    const before = process.memoryUsage().heapUsed;
-    const calls = 20000;
-    for (let f = 0; f < calls; f++) frame();
-    const perCall = (process.memoryUsage().heapUsed - before) / (calls * 5);
+    // Three windows: tier-up work may still land on the heap during one, but an allocation per
+    // call shows in all of them.
+    const perCall = [0, 1, 2].map(() => {
+      gc!();
+      const before = process.memoryUsage().heapUsed;
+      const calls = 4000;
+      for (let f = 0; f < calls; f++) frame();
+      return (process.memoryUsage().heapUsed - before) / (calls * 5);
+    });
     // One small object per call would be 16+ bytes; the facade and kernel allocate none.
-    expect(perCall).toBeLessThan(4);
+    expect(Math.min(...perCall)).toBeLessThan(2);
     expect(world.memoryBytes).toBe(memory);
   });
 });

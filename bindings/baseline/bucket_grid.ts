@@ -4,13 +4,13 @@
 // of each step. Passes stay in small functions: V8 optimizes them whole, where one long function
 // with several loops kept falling back from its on-stack-replaced loop.
 import {
-  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
-  HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, NO_SLOT, S_AABB_TESTS,
+  HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout.js";
-import { pointInCircle, pointInRect, rectCircle } from "./shapes.js";
+import { overlapShapes } from "./shapes.js";
 import type { Kernel } from "../kernel.js";
 
 const MODE_PAIRS = 0;
@@ -93,33 +93,12 @@ export class BaselineKernel implements Kernel {
   }
 
   private overlapSlots(i: number, j: number): boolean {
-    const h = this.i32, f32 = this.f32, u8 = this.u8;
-    const kp = h[HDR + H_KIND];
-    let ki = u8[kp + i], kj = u8[kp + j];
-    if (ki > kj) {
-      const t = i; i = j; j = t;
-      const tk = ki; ki = kj; kj = tk;
-    }
+    const h = this.i32, f32 = this.f32, u8 = this.u8, kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    const xi = f32[xw + i], yi = f32[yw + i], xj = f32[xw + j], yj = f32[yw + j];
-    const ai = f32[aw + i], aj = f32[aw + j];
-    if (ki === KIND_POINT) {
-      if (kj === KIND_POINT) return xi === xj && yi === yj;
-      if (kj === KIND_CIRCLE) return pointInCircle(xi, yi, xj, yj, aj);
-      return pointInRect(xi, yi, xj, yj, xj + aj, yj + f32[bw + j]);
-    }
-    if (ki === KIND_CIRCLE) {
-      if (kj === KIND_CIRCLE) {
-        const dx = xi - xj, dy = yi - yj, s = ai + aj;
-        return dx * dx + dy * dy < s * s;
-      }
-      return rectCircle(xj, yj, xj + aj, yj + f32[bw + j], xi, yi, ai);
-    }
-    if (ki === KIND_RECT && kj === KIND_RECT) {
-      const bi = f32[bw + i], bj = f32[bw + j];
-      return !(xi + ai < xj || xi > xj + aj || yi + bi < yj || yi > yj + bj);
-    }
-    return false;
+    return overlapShapes(
+      u8[kp + i], f32[xw + i], f32[yw + i], f32[aw + i], f32[bw + i],
+      u8[kp + j], f32[xw + j], f32[yw + j], f32[aw + j], f32[bw + j],
+    );
   }
 
   private autoCellSize(histw: number, n: number): number {
@@ -145,9 +124,21 @@ export class BaselineKernel implements Kernel {
     let n = 0;
     let x0m = Infinity, y0m = Infinity, x1m = -Infinity, y1m = -Infinity;
     for (let i = 0; i < count; i++) {
-      if ((i32[gw + i] & mask) === 0 || u8[kp + i] === KIND_NONE) continue;
-      if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
-      const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
+      if ((i32[gw + i] & mask) === 0) continue;
+      const k = u8[kp + i];
+      if (k === KIND_NONE) continue;
+      // The box inline, into locals: object fields holding doubles cost a boxed store each in V8.
+      const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i];
+      let x0 = x, y0 = y, x1 = x, y1 = y, ok = true;
+      if (k === KIND_RECT) {
+        const b = f32[bw + i];
+        x1 = fround(x + a); y1 = fround(y + b);
+        ok = a >= 0 && b >= 0;
+      } else if (k === KIND_CIRCLE) {
+        x0 = fround(x - a); y0 = fround(y - a); x1 = fround(x + a); y1 = fround(y + a);
+        ok = a >= 0;
+      }
+      if (!(ok && x0 - x0 === 0 && y0 - y0 === 0 && x1 - x1 === 0 && y1 - y1 === 0)) { this.noteInvalid(i); continue; }
       const o = boxw + (n << 2);
       f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
       i32[selw + n] = i;
@@ -214,15 +205,16 @@ export class BaselineKernel implements Kernel {
   }
 
   private scatterPass(n: number): void {
-    const h = this.i32, i32 = this.i32, f32 = this.f32;
+    const h = this.i32, i32 = this.i32, f32 = this.f32, u8 = this.u8;
     const homew = h[HDR + H_HOME] >> 2, cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
-    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
+    const selw = h[HDR + H_SEL] >> 2, kp = h[HDR + H_KIND];
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
     for (let s = 0; s < n; s++) {
       const c = i32[homew + s];
       if (c < 0) continue;
-      const e = entw + i32[cellsw + c]++ * ENTRY_WORDS, o = boxw + (s << 2);
-      i32[e] = i32[selw + s];
-      f32[e + 1] = f32[o]; f32[e + 2] = f32[o + 1]; f32[e + 3] = f32[o + 2]; f32[e + 4] = f32[o + 3];
+      const e = entw + i32[cellsw + c]++ * ENTRY_WORDS, i = i32[selw + s];
+      i32[e] = i | (u8[kp + i] << KIND_SHIFT);
+      f32[e + 1] = f32[xw + i]; f32[e + 2] = f32[yw + i]; f32[e + 3] = f32[aw + i]; f32[e + 4] = f32[bw + i];
     }
   }
 
@@ -284,19 +276,26 @@ export class BaselineKernel implements Kernel {
     this.found++;
   }
 
-  /** Slot i (box x0..y1) against entry records [from, to); emits (lo, hi) slot pairs. */
+  /** The shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo, hi) slot pairs. */
   private pairsAgainst(
-    i: number, x0: number, y0: number, x1: number, y1: number, entw: number, from: number, to: number,
-    pairw: number, cap: number,
+    i: number, ki: number, xi: number, yi: number, ai: number, bi: number,
+    x0: number, y0: number, x1: number, y1: number, entw: number, from: number, to: number, pairw: number, cap: number,
   ): void {
     const f32 = this.f32, i32 = this.i32;
     for (let q = from; q < to; q++) {
       const f = entw + q * ENTRY_WORDS;
+      const tag = i32[f], k = tag >>> KIND_SHIFT;
+      const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
+      let w0 = x, h0 = y, w1 = x, h1 = y;
+      if (k === KIND_RECT) { w1 = x + a; h1 = y + b; }
+      else if (k === KIND_CIRCLE) { w0 = x - a; h0 = y - a; w1 = x + a; h1 = y + a; }
       this.aabbTests++;
-      if (x1 < f32[f + 1] || x0 > f32[f + 3] || y1 < f32[f + 2] || y0 > f32[f + 4]) continue;
-      const j = i32[f];
+      if (x1 < w0 || x0 > w1 || y1 < h0 || y0 > h1) continue;
       this.narrowTests++;
-      if (this.overlapSlots(i, j)) this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
+      if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
+        const j = tag & TAG_SLOT;
+        this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
+      }
     }
   }
 
@@ -340,10 +339,13 @@ export class BaselineKernel implements Kernel {
         }
         for (let p = start; p < end; p++) {
           const e = entw + p * ENTRY_WORDS;
-          const i = i32[e];
-          const x0 = f32[e + 1], y0 = f32[e + 2], x1 = f32[e + 3], y1 = f32[e + 4];
-          this.pairsAgainst(i, x0, y0, x1, y1, entw, p + 1, east, pairw, cap);
-          this.pairsAgainst(i, x0, y0, x1, y1, entw, below0, below1, pairw, cap);
+          const tag = i32[e], i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
+          const x = f32[e + 1], y = f32[e + 2], a = f32[e + 3], b = f32[e + 4];
+          let x0 = x, y0 = y, x1 = x, y1 = y;
+          if (k === KIND_RECT) { x1 = x + a; y1 = y + b; }
+          else if (k === KIND_CIRCLE) { x0 = x - a; y0 = y - a; x1 = x + a; y1 = y + a; }
+          this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, east, pairw, cap);
+          this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, below1, pairw, cap);
         }
         start = end;
       }
@@ -373,6 +375,9 @@ export class BaselineKernel implements Kernel {
     const cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP], resw = h[HDR + H_RESULTS] >> 2;
+    const sk = this.u8[h[HDR + H_KIND] + self];
+    const sx = f32[(h[HDR + H_X] >> 2) + self], sy = f32[(h[HDR + H_Y] >> 2) + self];
+    const sa = f32[(h[HDR + H_A] >> 2) + self], sb = f32[(h[HDR + H_B] >> 2) + self];
     let best = NO_SLOT;
     for (let cy = c0y; cy <= c1y; cy++) {
       const row = cy * cols;
@@ -381,12 +386,19 @@ export class BaselineKernel implements Kernel {
       this.cellsVisited += c1x - c0x + 1;
       for (let p = from; p < to; p++) {
         const f = entw + p * ENTRY_WORDS;
-        const j = i32[f];
+        const tag = i32[f], j = tag & TAG_SLOT;
         if (mode === MODE_FIRST && j >= best) continue;
         if (j === skip) continue;
+        const k = tag >>> KIND_SHIFT;
+        const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
+        let w0 = x, h0 = y, w1 = x, h1 = y;
+        if (k === KIND_RECT) { w1 = x + a; h1 = y + b; }
+        else if (k === KIND_CIRCLE) { w0 = x - a; h0 = y - a; w1 = x + a; h1 = y + a; }
         this.aabbTests++;
-        if (x1 < f32[f + 1] || x0 > f32[f + 3] || y1 < f32[f + 2] || y0 > f32[f + 4]) continue;
-        if (!this.probeHit(self, j, mode, mask, exclusive)) continue;
+        if (x1 < w0 || x0 > w1 || y1 < h0 || y0 > h1) continue;
+        if (!this.eligible(j, mode, mask, exclusive)) continue;
+        this.narrowTests++;
+        if (!overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) continue;
         if (mode === MODE_FIRST) best = j;
         else if (mode === MODE_RESULTS) { i32[resw + this.found] = j; this.found++; }
         else if (mode === MODE_PAIRS) this.emitPair(pairw, cap, self, j);
@@ -403,7 +415,9 @@ export class BaselineKernel implements Kernel {
       const f = boxw + (t << 2);
       this.aabbTests++;
       if (x1 < f32[f] || x0 > f32[f + 2] || y1 < f32[f + 1] || y0 > f32[f + 3]) continue;
-      if (!this.probeHit(self, j, mode, mask, exclusive)) continue;
+      if (!this.eligible(j, mode, mask, exclusive)) continue;
+      this.narrowTests++;
+      if (!this.overlapSlots(self, j)) continue;
       if (mode === MODE_FIRST) best = j;
       else if (mode === MODE_RESULTS) { i32[resw + this.found] = j; this.found++; }
       else this.emitPair(pairw, cap, self, j);
@@ -411,12 +425,11 @@ export class BaselineKernel implements Kernel {
     return best;
   }
 
-  private probeHit(self: number, j: number, mode: number, mask: number, exclusive: boolean): boolean {
+  private eligible(j: number, mode: number, mask: number, exclusive: boolean): boolean {
     const h = this.i32;
     if (mode === MODE_FIRST && exclusive && (this.u8[h[HDR + H_FLAGS] + j] & FLAG_HIT)) return false;
     if (mode === MODE_RESULTS && (h[(h[HDR + H_GROUPS] >> 2) + j] & mask) === 0) return false;
-    this.narrowTests++;
-    return this.overlapSlots(self, j);
+    return true;
   }
 
   crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number {
