@@ -149,3 +149,47 @@ describe.skipIf(!haveChromium && !inCI)("bullet-hell demo in Chromium", () => {
     expect(hud).toContain("collision");
   }, 120_000);
 });
+
+// The published browser entry with no bundler at all: dist/browser.js straight from a static
+// server (no import map: it has no dependencies), the core streamed from next to it, and the
+// same entry inside a module worker.
+describe.skipIf(!haveChromium && !inCI)("the browser entry, unbundled, on a page and in a worker", () => {
+  let browser: Browser | undefined;
+  let server: Server | undefined;
+  let origin = "";
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(missingChromium);
+    if (!existsSync(join(repoRoot, "dist", "browser.js"))) throw new Error("dist/browser.js is missing; run `npm run build` first.");
+    ({ server, origin } = await serveStatic(resolve(repoRoot))); // resolve(): no trailing separator
+    browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  });
+
+  it("stream-compiles the packaged core and answers on the page and in a worker", async () => {
+    const page = await browser!.newPage();
+    const problems: string[] = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+    });
+    page.on("pageerror", (err) => problems.push(`page: ${err.message}`));
+    await page.goto(`${origin}/tests/fixtures/embed.html`);
+    await page.waitForFunction(() => (window as { __embed?: { ready: boolean } }).__embed?.ready === true, undefined, { timeout: 30_000 });
+    const report = await page.evaluate(() => (window as unknown as { __embed: Record<string, unknown> }).__embed);
+    await page.close();
+    expect(report.error).toBe("");
+    expect(problems).toEqual([]);
+    expect(report.main).toBe(1);
+    expect(report.streamed).toBe(1);
+    expect(report.worker).toBe(3);
+  }, 60_000);
+});
