@@ -59,7 +59,7 @@ export class Renderer {
     this.drawBullets(x, y, hell.bullets);
 
     const ctx = this.ctx;
-    if (grid.visible) this.drawGrid(x, y, a, b, kinds, hell, grid);
+    if (grid.visible) this.drawGrid(x, y, a, kinds, hell, grid);
 
     // One path per colour: enemies not hit this frame, then the ones hit.
     for (let pass = 0; pass < 2; pass++) {
@@ -106,8 +106,7 @@ export class Renderer {
    * (circle: centre - radius; rect: top-left) and spans cols x rows cells of cellSize.
    */
   private drawGrid(
-    x: Float32Array, y: Float32Array, a: Float32Array, b: Float32Array, kinds: Uint8Array,
-    hell: BulletHell, grid: GridOverlay,
+    x: Float32Array, y: Float32Array, a: Float32Array, kinds: Uint8Array, hell: BulletHell, grid: GridOverlay,
   ): void {
     if (grid.cols === 0 || grid.rows === 0 || !(grid.cellSize > 0)) return;
     let ox = Infinity, oy = Infinity;

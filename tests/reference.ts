@@ -2,7 +2,7 @@
 // tutorial text (not imported from the library) so a bug in the library cannot hide in both.
 import type { World } from "../bindings/node.js";
 
-const POINT = 1, CIRCLE = 2, RECT = 3;
+const POINT = 1, CIRCLE = 2; // anything else is a rect
 
 function isPointRectangleCollision(px: number, py: number, left: number, top: number, right: number, bottom: number) {
   return px > left && px < right && py > top && py < bottom;
