@@ -63,6 +63,21 @@ async function serveStatic(root: string): Promise<{ server: Server; origin: stri
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** Headless Chromium with the flags this closed network needs (no background connections). */
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+      "--disable-sync", "--no-first-run"],
+  });
+}
+
+async function shutDown(browser: Browser | undefined, server: Server | undefined): Promise<void> {
+  await browser?.close();
+  await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+}
+
 interface Run {
   page: Page;
   probe: DemoProbe;
@@ -82,18 +97,10 @@ describe.skipIf(!haveChromium && !inCI)("bullet-hell demo in Chromium", () => {
     if (!existsSync(join(repoRoot, "dist", "hitcore.wasm"))) throw new Error("dist/hitcore.wasm is missing; run `npm run build` first.");
     await build({ configFile: join(repoRoot, "demo", "vite.config.ts"), logLevel: "warn", mode: "production" });
     ({ server, origin } = await serveStatic(outDir));
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-  });
+  afterAll(() => shutDown(browser, server));
 
   /** Opens the demo with `query`, lets it run for `ms` after its first frame, and reads the probe. */
   async function runDemo(query: string, ms: number): Promise<Run> {
@@ -162,18 +169,10 @@ describe.skipIf(!haveChromium && !inCI)("the browser entry, unbundled, on a page
     if (!haveChromium) throw new Error(missingChromium);
     if (!existsSync(join(repoRoot, "dist", "browser.js"))) throw new Error("dist/browser.js is missing; run `npm run build` first.");
     ({ server, origin } = await serveStatic(resolve(repoRoot))); // resolve(): no trailing separator
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-  });
+  afterAll(() => shutDown(browser, server));
 
   it("stream-compiles the packaged core and answers on the page and in a worker", async () => {
     const page = await browser!.newPage();
