@@ -271,7 +271,8 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
 
 /**
  * Box of an entry record into u0..v1, computed as entityBox computes it (same f32 operations), so
- * the broadphase test stays conservative for the exact test that follows.
+ * the broadphase test stays conservative for the exact test that follows. Writing globals in the
+ * pair loops measured the same as inlining the arithmetic into locals (A/B, 100k entities).
  */
 // @ts-ignore: decorator
 @inline function recordBox(k: i32, x: f32, y: f32, a: f32, b: f32): void {
@@ -296,12 +297,9 @@ let v1: f32 = 0;
     const f = entp + q * ENTRY_BYTES;
     const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
     const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-    // Inline box: wasm globals would cost a memory round trip per test.
-    let w0 = x, h0 = y, w1 = x, h1 = y;
-    if (k == KIND_RECT) { w1 = x + a; h1 = y + b; }
-    else if (k == KIND_CIRCLE) { w0 = x - a; h0 = y - a; w1 = x + a; h1 = y + a; }
+    recordBox(k, x, y, a, b);
     aabbTests++;
-    if (x1 < w0 || x0 > w1 || y1 < h0 || y0 > h1) continue;
+    if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
     narrowTests++;
     if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
       const j = tag & TAG_SLOT;
@@ -410,11 +408,9 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
       if (j == skip) continue;
       const k = tag >>> KIND_SHIFT;
       const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-      let w0 = x, h0 = y, w1 = x, h1 = y;
-      if (k == KIND_RECT) { w1 = x + a; h1 = y + b; }
-      else if (k == KIND_CIRCLE) { w0 = x - a; h0 = y - a; w1 = x + a; h1 = y + a; }
+      recordBox(k, x, y, a, b);
       aabbTests++;
-      if (x1 < w0 || x0 > w1 || y1 < h0 || y0 > h1) continue;
+      if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
       if (!eligible(j, mode, mask, exclusive, gp, flagp)) continue;
       narrowTests++;
       if (!overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) continue;
