@@ -1,176 +1,31 @@
-// `npm run bench`: the bullet-hell workloads on both backends in one run, as ratios.
-// Each frame the entities move (written through the views, untimed), then one collision call is
-// timed. Before timing, both backends step the same scene and must report identical pairs.
-// Writes bench/results/bench.md with the machine and the command.
+// `npm run bench`: every part's workloads on both backends in one run, as ratios.
+// Each suite times the same work on the wasm core and the TS baseline after checking they agree,
+// and returns a markdown section; all sections go to bench/results/bench.md with the machine and
+// the command. BENCH_ONLY=grid,... runs a subset (the file then holds only those sections).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
-import { PerformanceObserver } from "node:perf_hooks";
-import { Bench } from "tinybench";
-import { createWorld, type World } from "../bindings/node.js";
-import { BULLET, BulletHell, ENEMY, MovingCircles } from "./scene.js";
+import { benchGrid } from "./grid.js";
+import { machine } from "./harness.js";
 
-const wasm = new URL("../../dist/hitcore.wasm", import.meta.url);
-const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
-const TIME_MS = Number(process.env.BENCH_TIME_MS ?? 1500);
-const backends = ["wasm", "js"] as const;
+const suites: Record<string, () => Promise<string[]>> = {
+  grid: benchGrid,
+};
 
-interface Workload {
-  name: string;
-  n: number;
-  make(world: World): { step(): void; query(): number; after?(): void };
+const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);
+for (const name of only ?? []) if (!(name in suites)) throw new Error(`BENCH_ONLY: no suite "${name}"; suites are ${Object.keys(suites).join(", ")}`);
+const sections: string[] = [];
+for (const [name, run] of Object.entries(suites)) {
+  if (only && !only.includes(name)) continue;
+  console.log(`\n# ${name}`);
+  sections.push(...await run());
 }
-
-function circles(n: number): Workload {
-  return {
-    name: "circles self-collision", n,
-    make(world) {
-      const scene = new MovingCircles(world, n);
-      return { step: () => scene.step(), query: () => world.selfPairs(BULLET) };
-    },
-  };
-}
-
-function bulletsVsEnemies(n: number): Workload {
-  const enemies = Math.max(32, Math.round(n / 32));
-  return {
-    name: `bullets vs enemies, first hit (${enemies} enemies)`, n,
-    make(world) {
-      const side = Math.round(Math.sqrt(n) * 10);
-      const hell = new BulletHell(world, { bullets: n, enemies, width: side, height: side });
-      return { step: () => hell.step(1 / 60), query: () => world.firstHits(BULLET, ENEMY), after: () => hell.recycleHits() };
-    },
-  };
-}
-
-/** FNV-1a over the pair list, order included: the backends must agree on the winners, not only the count. */
-function pairHash(world: World, count: number): number {
-  const pairs = world.pairs;
-  let h = 0x811c9dc5;
-  for (let k = 0; k < 2 * count; k++) h = Math.imul(h ^ pairs[k], 16777619);
-  return h >>> 0;
-}
-
-/** Steps the same scene on both backends for a few frames; throws if they ever disagree. */
-async function agree(w: Workload): Promise<number> {
-  const runs = await Promise.all(backends.map(async (backend) => {
-    const world = await createWorld({ backend, wasm, capacity: Math.ceil(w.n * 1.05) + 64 });
-    return { world, frame: w.make(world) };
-  }));
-  let first = -1;
-  for (let f = 0; f < 5; f++) {
-    const seen = runs.map(({ world, frame }) => {
-      frame.step();
-      const n = frame.query();
-      const hash = w.name.startsWith("circles") ? sortedHash(world, n) : pairHash(world, n);
-      frame.after?.();
-      return `${n}/${hash}`;
-    });
-    if (seen[0] !== seen[1]) throw new Error(`${w.name} N=${w.n}: wasm found ${seen[0]}, js found ${seen[1]} (count/hash)`);
-    if (first < 0) first = Number(seen[0].split("/")[0]);
-  }
-  return first;
-}
-
-/** Self pairs come in cell order; hash them sorted. */
-function sortedHash(world: World, count: number): number {
-  const keys = new Float64Array(count);
-  for (let k = 0; k < count; k++) keys[k] = world.pairs[2 * k] * 4194304 + world.pairs[2 * k + 1];
-  keys.sort();
-  let h = 0x811c9dc5;
-  for (let k = 0; k < count; k++) h = Math.imul(h ^ (keys[k] % 4294967296), 16777619);
-  return h >>> 0;
-}
-
-/**
- * JS heap bytes allocated on the wasm path after warm-up: per collision call (the least of three
- * windows of 1,000 calls: V8's tier-up work may land on the heap during one, an allocation per call
- * shows in all three), and per whole frame (scene step, call, recycling) over 1,000 frames, with the
- * garbage collections seen. And wasm memory growth after warm-up.
- */
-async function allocations(w: Workload): Promise<{ bytesPerFrame: number; bytesPerCall: number; memoryGrowth: number; scavenges: number }> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const world = await createWorld({ backend: "wasm", wasm, capacity: Math.ceil(w.n * 1.05) + 64 });
-  const frame = w.make(world);
-  for (let f = 0; f < 2000; f++) { frame.step(); frame.query(); frame.after?.(); }
-  const mem0 = world.memoryBytes;
-  let scavenges = 0;
-  const observer = new PerformanceObserver((list) => { scavenges += list.getEntries().length; });
-  observer.observe({ entryTypes: ["gc"] });
-  gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 10)); // let the forced collection's entry arrive first
-  scavenges = 0;
-  const before = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 1000; f++) { frame.step(); frame.query(); frame.after?.(); }
-  const after = process.memoryUsage().heapUsed;
-  await new Promise((resolve) => setTimeout(resolve, 10));
-  observer.disconnect();
-  // One forced collection before the windows, not one per window: a forced collection can drop
-  // optimized code, and re-optimizing it lands on the heap of the next window (measured: 145 bytes
-  // per call with a collection before each window, 0.3 without).
-  gc?.();
-  const perCall = [0, 1, 2].map(() => {
-    const start = process.memoryUsage().heapUsed;
-    for (let f = 0; f < 1000; f++) frame.query();
-    return (process.memoryUsage().heapUsed - start) / 1000;
-  });
-  return {
-    bytesPerFrame: gc ? (after - before) / 1000 : NaN, bytesPerCall: gc ? Math.min(...perCall) : NaN,
-    memoryGrowth: world.memoryBytes - mem0, scavenges,
-  };
-}
-
-const rows: string[] = [];
-const notes: string[] = [];
-const workloads = SIZES.flatMap((n) => [circles(n), bulletsVsEnemies(n)]);
-for (const w of workloads) {
-  const pairs = await agree(w);
-  const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 20, iterations: 30 });
-  for (const backend of backends) {
-    const world = await createWorld({ backend, wasm, capacity: Math.ceil(w.n * 1.05) + 64 });
-    const frame = w.make(world);
-    bench.add(backend, () => frame.query(), { beforeEach: () => frame.step(), afterEach: () => frame.after?.() });
-  }
-  await bench.run();
-  const [tw, tj] = bench.tasks.map((t) => {
-    const r = t.result;
-    if (r.state !== "completed") throw new Error(`${w.name} ${t.name}: ${r.state}`);
-    return r.latency;
-  });
-  const ratio = tj.p50 / tw.p50;
-  const row = `| ${w.name} | ${w.n.toLocaleString("en-US")} | ${pairs} | ${tw.p50.toFixed(3)} | ${tw.p99.toFixed(3)} | ` +
-    `${tj.p50.toFixed(3)} | ${tj.p99.toFixed(3)} | ${ratio.toFixed(2)}x |`;
-  rows.push(row);
-  console.log(row);
-}
-// Allocation is measured at the middle size: 5,000 frames at 100k would take minutes for the same answer.
-const allocN = SIZES[Math.floor((SIZES.length - 1) / 2)];
-for (const w of workloads.filter((x) => x.n === allocN)) {
-  const a = await allocations(w);
-  const line = `${w.name}, N=${w.n}, wasm path after warm-up: the collision call allocates ${a.bytesPerCall.toFixed(2)} JS heap bytes per call ` +
-    `(least of three windows of 1,000 calls); whole frames (scene step, call, recycling) ${a.bytesPerFrame.toFixed(2)} bytes per frame over 1,000 frames ` +
-    `with ${a.scavenges} garbage collections; wasm memory grew ${a.memoryGrowth} bytes`;
-  notes.push(line);
-  console.log(line);
-}
-
-const cpu = cpus();
-const machine = `${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`;
-const table = [
+const header = [
   "# hitcore benchmark",
   "",
-  `Machine: ${machine}`,
+  `Machine: ${machine()}`,
   "",
-  "Command: `npm run bench` (tinybench; each sample is one frame's collision call after the scene moved; ms per frame)",
-  "",
-  "| workload | N | pairs (frame 1) | wasm median | wasm p99 | js median | js p99 | js / wasm |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|",
-  ...rows,
-  "",
-  "Both backends stepped the same scene for five frames first and reported identical pairs (count and hash).",
-  "",
-  ...notes.map((n) => `- ${n}`),
+  `Command: \`${only ? `BENCH_ONLY=${only.join(",")} ` : ""}npm run bench\` (tinybench; medians and p99 in ms)`,
   "",
 ];
 mkdirSync(new URL("../../bench/results/", import.meta.url), { recursive: true });
-writeFileSync(new URL("../../bench/results/bench.md", import.meta.url), table.join("\n"));
-console.log(`\n${machine}\nwritten to bench/results/bench.md`);
+writeFileSync(new URL("../../bench/results/bench.md", import.meta.url), [...header, ...sections].join("\n"));
+console.log(`\n${machine()}\nwritten to bench/results/bench.md`);

@@ -18,19 +18,26 @@ export async function compileSource(source: WebAssembly.Module | BufferSource): 
   return source instanceof WebAssembly.Module ? source : WebAssembly.compile(source);
 }
 
+/** Loads the compiled core for the wasm backend: the node and browser entries each supply one. */
+export type CoreLoader = (source: WasmSource | undefined) => Promise<WebAssembly.Module>;
+
+/**
+ * A kernel for any part of the library on the chosen backend: a fresh instance of the core (wasm)
+ * or the part's TS baseline over a memory of its own (js). Throws INVALID_OPTION for other names.
+ */
+export async function kernelFor<K extends { readonly memory: WebAssembly.Memory }>(
+  backend: unknown,
+  source: WasmSource | undefined,
+  load: CoreLoader,
+  baseline: (memory: WebAssembly.Memory) => K,
+): Promise<K> {
+  if (backend === undefined || backend === "wasm") return wasmKernel<K>(await load(source));
+  if (backend === "js") return baseline(new WebAssembly.Memory({ initial: 1 }));
+  throw new HitcoreError("INVALID_OPTION", `backend must be "wasm" or "js", got ${String(backend)}.`);
+}
+
 /** Creates a world on the chosen backend; `load` supplies the packaged module for the wasm one. */
-export async function createWorldWith(
-  options: CreateOptions,
-  load: (source: WasmSource | undefined) => Promise<WebAssembly.Module>,
-): Promise<World> {
-  const backend = options.backend ?? "wasm";
-  let kernel: Kernel;
-  if (backend === "wasm") {
-    kernel = await wasmKernel(await load(options.wasm));
-  } else if (backend === "js") {
-    kernel = new BaselineKernel(new WebAssembly.Memory({ initial: 1 }));
-  } else {
-    throw new HitcoreError("INVALID_OPTION", `backend must be "wasm" or "js", got ${String(backend)}.`);
-  }
-  return new World(kernel, backend, options);
+export async function createWorldWith(options: CreateOptions, load: CoreLoader): Promise<World> {
+  const kernel = await kernelFor<Kernel>(options.backend, options.wasm, load, (memory) => new BaselineKernel(memory));
+  return new World(kernel, options.backend ?? "wasm", options);
 }

@@ -6,8 +6,11 @@
 // Error, which the import below does in a few lines.
 import type { Kernel } from "./kernel.js";
 
-/** A fresh instance (with its own memory) of the compiled core. */
-export async function wasmKernel(module: WebAssembly.Module): Promise<Kernel> {
+/**
+ * A fresh instance (with its own memory) of the compiled core, typed as the part of its exports a
+ * facade uses (`Kernel` for the bucket grid; each other part declares its own interface).
+ */
+export async function wasmKernel<K extends { readonly memory: WebAssembly.Memory } = Kernel>(module: WebAssembly.Module): Promise<K> {
   let memory: WebAssembly.Memory | null = null;
   const env = {
     // Only an assertion inside the core can call this (release builds are compiled without them).
@@ -17,7 +20,7 @@ export async function wasmKernel(module: WebAssembly.Module): Promise<Kernel> {
   };
   const instance = await WebAssembly.instantiate(module, { env });
   memory = instance.exports.memory as WebAssembly.Memory;
-  return instance.exports as unknown as Kernel;
+  return instance.exports as unknown as K;
 }
 
 /** An AssemblyScript string: UTF-16 code units, byte length stored just before the pointer. */

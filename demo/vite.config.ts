@@ -1,10 +1,14 @@
 // Vite config for the bullet-hell demo: `npm start` serves it, `npm run demo:build` bundles it.
 // The demo imports the library's TS sources and the wasm core that `npm run build` writes to dist/.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
 const demoRoot = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+// Every page of the demo: each part of the library adds its own HTML page next to index.html.
+const pages = Object.fromEntries(readdirSync(demoRoot).filter((f) => f.endsWith(".html")).map((f) => [f.slice(0, -5), join(demoRoot, f)]));
 
 // Cross-origin isolation buys finer timers: Chromium coarsens performance.now() to 100 us
 // otherwise, about the cost of the whole collision step at a few thousand bullets. Static hosts
@@ -27,6 +31,7 @@ export default defineConfig({
   build: {
     outDir: "../demo-dist",
     emptyOutDir: true,
+    rollupOptions: { input: pages },
     // Keep the core a separate file even if it shrinks below the inline limit: a real
     // application/wasm response lets the browser compile it while it downloads.
     assetsInlineLimit: (file) => (file.endsWith(".wasm") ? false : undefined),

@@ -1,82 +1,23 @@
-// End-to-end check of the bullet-hell demo in a real browser: bundle demo/ with Vite, serve the
-// bundle over HTTP (the wasm core must stream-compile from an application/wasm response), run it
-// in headless Chromium on both backends and read what the page publishes on window.__hitcore.
+// End-to-end check of the bullet-hell demo in a real browser: the demo bundle (built once by
+// tests/global_setup.ts) served over HTTP (the wasm core must stream-compile from an
+// application/wasm response), run in headless Chromium on both backends, read through what the
+// page publishes on window.__hitcore.
 //
 // Needs a Chromium binary: $CHROMIUM_PATH or Debian's /usr/bin/chromium. Without one the suite is
 // skipped locally but fails under CI, so a CI image that lost its browser cannot pass silently.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, stat } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { extname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { build } from "vite";
+import { mkdir } from "node:fs/promises";
+import type { Server } from "node:http";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DemoProbe } from "../demo/probe.js";
+import {
+  artifacts, browserSuites, haveChromium, launchChromium, missingChromium, repoRoot, requireDemoBundle, serveStatic,
+  shutDown, watchedPage,
+} from "./browser_support.js";
 
-const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-const outDir = join(repoRoot, "demo-dist");
-const artifacts = join(repoRoot, "tests", "artifacts");
-const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const haveChromium = existsSync(executablePath);
-const inCI = !!process.env.CI && process.env.CI !== "false" && process.env.CI !== "0";
-const missingChromium = `Chromium not found at ${executablePath}; install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.`;
-
-if (!haveChromium && !inCI) console.warn(`browser.test.ts: skipped. ${missingChromium}`);
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-};
-
-/** Serves `root` read-only on 127.0.0.1 at an ephemeral port. */
-async function serveStatic(root: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer(async (req, res) => {
-    try {
-      const path = decodeURIComponent(new URL(req.url ?? "/", "http://local").pathname);
-      let file = resolve(root, `.${path}`);
-      if (file !== root && !file.startsWith(root + sep)) throw new Error("outside the root");
-      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
-      const body = await readFile(file);
-      res.writeHead(200, {
-        "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
-        // As demo/vite.config.ts: cross-origin isolation for finer performance.now() in the HUD.
-        "cross-origin-opener-policy": "same-origin",
-        "cross-origin-embedder-policy": "require-corp",
-      });
-      res.end(body);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end("not found");
-    }
-  });
-  await new Promise<void>((done, fail) => {
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", done);
-  });
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-/** Headless Chromium with the flags this closed network needs (no background connections). */
-function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-      "--disable-sync", "--no-first-run"],
-  });
-}
-
-async function shutDown(browser: Browser | undefined, server: Server | undefined): Promise<void> {
-  await browser?.close();
-  await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-}
+if (!browserSuites) console.warn(`browser.test.ts: skipped. ${missingChromium}`);
 
 interface Run {
   page: Page;
@@ -86,17 +27,14 @@ interface Run {
   problems: string[];
 }
 
-describe.skipIf(!haveChromium && !inCI)("bullet-hell demo in Chromium", () => {
+describe.skipIf(!browserSuites)("bullet-hell demo in Chromium", () => {
   let browser: Browser | undefined;
   let server: Server | undefined;
   let origin = "";
 
   beforeAll(async () => {
     if (!haveChromium) throw new Error(missingChromium);
-    // The demo imports the core that `npm run build` writes; this test does not rebuild it.
-    if (!existsSync(join(repoRoot, "dist", "hitcore.wasm"))) throw new Error("dist/hitcore.wasm is missing; run `npm run build` first.");
-    await build({ configFile: join(repoRoot, "demo", "vite.config.ts"), logLevel: "warn", mode: "production" });
-    ({ server, origin } = await serveStatic(outDir));
+    ({ server, origin } = await serveStatic(requireDemoBundle()));
     browser = await launchChromium();
   }, 120_000);
 
@@ -104,12 +42,7 @@ describe.skipIf(!haveChromium && !inCI)("bullet-hell demo in Chromium", () => {
 
   /** Opens the demo with `query`, lets it run for `ms` after its first frame, and reads the probe. */
   async function runDemo(query: string, ms: number): Promise<Run> {
-    const page = await browser!.newPage({ viewport: { width: 1000, height: 760 } });
-    const problems: string[] = [];
-    page.on("console", (msg) => {
-      if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-    });
-    page.on("pageerror", (err) => problems.push(`page: ${err.message}`));
+    const { page, problems } = await watchedPage(browser!);
     await page.goto(`${origin}/${query}`);
     // A failed start never becomes ready: fail with what the page said rather than a bare timeout.
     await page.waitForFunction(() => (window.__hitcore?.frames ?? 0) > 0 || (window.__hitcore?.errors.length ?? 0) > 0,
@@ -160,7 +93,7 @@ describe.skipIf(!haveChromium && !inCI)("bullet-hell demo in Chromium", () => {
 // The published browser entry with no bundler at all: dist/browser.js straight from a static
 // server (no import map: it has no dependencies), the core streamed from next to it, and the
 // same entry inside a module worker.
-describe.skipIf(!haveChromium && !inCI)("the browser entry, unbundled, on a page and in a worker", () => {
+describe.skipIf(!browserSuites)("the browser entry, unbundled, on a page and in a worker", () => {
   let browser: Browser | undefined;
   let server: Server | undefined;
   let origin = "";
@@ -168,19 +101,14 @@ describe.skipIf(!haveChromium && !inCI)("the browser entry, unbundled, on a page
   beforeAll(async () => {
     if (!haveChromium) throw new Error(missingChromium);
     if (!existsSync(join(repoRoot, "dist", "browser.js"))) throw new Error("dist/browser.js is missing; run `npm run build` first.");
-    ({ server, origin } = await serveStatic(resolve(repoRoot))); // resolve(): no trailing separator
+    ({ server, origin } = await serveStatic(repoRoot));
     browser = await launchChromium();
   }, 120_000);
 
   afterAll(() => shutDown(browser, server));
 
   it("stream-compiles the packaged core and answers on the page and in a worker", async () => {
-    const page = await browser!.newPage();
-    const problems: string[] = [];
-    page.on("console", (msg) => {
-      if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-    });
-    page.on("pageerror", (err) => problems.push(`page: ${err.message}`));
+    const { page, problems } = await watchedPage(browser!);
     await page.goto(`${origin}/tests/fixtures/embed.html`);
     await page.waitForFunction(() => (window as { __embed?: { ready: boolean } }).__embed?.ready === true, undefined, { timeout: 30_000 });
     const report = await page.evaluate(() => (window as unknown as { __embed: Record<string, unknown> }).__embed);

@@ -7,7 +7,7 @@ import {
   CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
-  HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
+  BASELINE_ARENA_BASE, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout.js";
 import { overlapShapes } from "./shapes.js";
@@ -55,7 +55,7 @@ export class BaselineKernel implements Kernel {
   }
 
   arenaBase(): number {
-    return 1024;
+    return BASELINE_ARENA_BASE;
   }
 
   /** Views over the whole memory, rebuilt when it has grown. */
