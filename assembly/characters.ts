@@ -63,7 +63,7 @@ export function rectsStepCharacters(search: i32): i32 {
     x += vx;
     y += vy;
     // Candidates: instances whose master box overlaps the character's master box.
-    const n = findCandidates(search, x, y, x + w, y + h, cands);
+    let n = findCandidates(search, x, y, x + w, y + h, cands);
     // Side sensors: the left one is pushed to the right edge of what it overlaps, the right one to the left edge.
     const half = x + w * 0.5;
     const sy0 = y + sTop, sy1 = y + h - step;
@@ -80,6 +80,8 @@ export function rectsStepCharacters(search: i32): i32 {
     }
     if (toRight > -Infinity) { x = toRight; state |= ST_WALL_LEFT; if (vx < 0) vx = 0; }
     if (toLeft < Infinity) { x = toLeft - w; state |= ST_WALL_RIGHT; if (vx > 0) vx = 0; }
+    // A side push moved the master box: what the head and feet can touch must be looked up again.
+    if (toRight > -Infinity || toLeft < Infinity) n = findCandidates(search, x, y, x + w, y + h, cands);
     // Top and bottom sensors with the corrected x: land on the highest top, bump on the lowest bottom.
     const tx0 = x + inset, tx1 = x + w - inset;
     const by0 = y + h - sBottom, by1 = y + h, hy1 = y + sTop;

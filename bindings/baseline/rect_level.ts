@@ -324,7 +324,7 @@ export class RectsBaseline implements RectsKernel {
       if (vy > maxFall) vy = maxFall;
       x += vx;
       y += vy;
-      const n = this.findCandidates(search, x, y, x + w, y + h, candw);
+      let n = this.findCandidates(search, x, y, x + w, y + h, candw);
       const half = x + w * 0.5;
       const sy0 = y + sTop, sy1 = y + h - step;
       let toRight = -Infinity, toLeft = Infinity;
@@ -341,6 +341,7 @@ export class RectsBaseline implements RectsKernel {
       }
       if (toRight > -Infinity) { x = toRight; state |= ST_WALL_LEFT; if (vx < 0) vx = 0; }
       if (toLeft < Infinity) { x = toLeft - w; state |= ST_WALL_RIGHT; if (vx > 0) vx = 0; }
+      if (toRight > -Infinity || toLeft < Infinity) n = this.findCandidates(search, x, y, x + w, y + h, candw);
       const tx0 = x + inset, tx1 = x + w - inset;
       const by0 = y + h - sBottom, by1 = y + h, hy1 = y + sTop;
       let ground = Infinity, ceiling = -Infinity;
