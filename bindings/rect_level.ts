@@ -355,7 +355,14 @@ export class RectLevel {
   /** Output of queryBox. Re-read after calls that may grow the stores. */
   get results(): Int32Array { return this.i32(RH_RESULTS); }
 
-  /** What the last query, step or cast visited. */
+  /** The last call's stats without allocating: [nodeSteps, instanceTests, rectTests, charTests, found] into out. */
+  statsInto(out: Int32Array): Int32Array {
+    const h = this.hdr();
+    out[0] = h[RS_NODES]; out[1] = h[RS_INSTANCE_TESTS]; out[2] = h[RS_RECT_TESTS]; out[3] = h[RS_CHAR_TESTS]; out[4] = h[RS_FOUND];
+    return out;
+  }
+
+  /** What the last query, step or cast visited (allocates: for tests and tuning). */
   stats(): RectStats {
     const h = this.hdr();
     return { nodeSteps: h[RS_NODES], instanceTests: h[RS_INSTANCE_TESTS], rectTests: h[RS_RECT_TESTS], charTests: h[RS_CHAR_TESTS], found: h[RS_FOUND] };
