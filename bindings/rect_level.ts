@@ -196,6 +196,9 @@ export class RectLevel {
 
   // ---- level pieces -------------------------------------------------------------------------
 
+  /** Bytes of the level's memory (wasm memory or the baseline's), for growth checks. */
+  get memoryBytes(): number { return this.memory.buffer.byteLength; }
+
   /** Prefabs defined. */
   get prefabCount(): number { return this.prefabs; }
   /** Instances placed. */
@@ -465,7 +468,7 @@ export class RectLevel {
   castRay(x: number, y: number, dirX: number, dirY: number, maxDistance: number): boolean {
     checkMotion("castRay", x, y, dirX, dirY);
     checkSize("castRay", "maxDistance", maxDistance);
-    const len = Math.hypot(dirX, dirY);
+    const len = Math.sqrt(dirX * dirX + dirY * dirY); // not Math.hypot: it allocates per call in V8
     if (!(len > 0)) throw new HitcoreError("INVALID_DIRECTION", "castRay: the direction is (0, 0). Pass a non-zero direction.");
     return this.cast(CAST_SEGMENT, x, y, dirX / len * maxDistance, dirY / len * maxDistance, 0, 0);
   }
@@ -493,7 +496,7 @@ export class RectLevel {
     const hit = this.kernel.rectsCast(mode, x, y, dx, dy, a, b, checkSearch("cast", this.castSearch)) === 1;
     const out = this.f64(RH_CAST_OUT), h = this.hdr(), H = this.hit;
     H.t = out[0]; H.nx = out[1]; H.ny = out[2]; H.x = out[3]; H.y = out[4];
-    H.distance = out[0] * Math.hypot(dx, dy);
+    H.distance = out[0] * Math.sqrt(dx * dx + dy * dy);
     H.instance = h[RH_CAST_INSTANCE];
     H.rect = hit ? h[RH_CAST_RECT] - this.i32(RH_PREFAB_START)[this.i32(RH_INST_PREFAB)[H.instance]] : -1;
     return hit;
@@ -693,10 +696,11 @@ export class RectLevel {
     });
   }
 
-  private hdr(): Int32Array { this.refresh(); return this.header; }
-  private hdrF(): Float32Array { this.refresh(); return this.headerF; }
+  // Only relayout grows this level's memory (the kernels never allocate), and it rebuilds the views:
+  // the accessors need no `memory.buffer` check, which costs a JS heap allocation per read in V8.
+  private hdr(): Int32Array { return this.header; }
+  private hdrF(): Float32Array { return this.headerF; }
   private view(field: number): Float32Array | Int32Array | Float64Array {
-    this.refresh();
     return this.views[REGION_INDEX[field]];
   }
   private f32(field: number): Float32Array { return this.view(field) as Float32Array; }

@@ -549,6 +549,39 @@ describe("differential: wasm, js and the reference step the same characters", ()
   });
 });
 
+const gc = (globalThis as { gc?: () => void }).gc;
+
+describe("the wasm rects frame loop", () => {
+  it.runIf(gc !== undefined)("allocates no JS heap per frame, and memory stays flat", async () => {
+    const level = await newLevel("wasm", { projectileCapacity: 1000 });
+    randomLevel(level, 2000, 4);
+    dropCharacters(level, 200, randomLevelSide(2000), 6);
+    const rnd = mulberry32(1);
+    for (let q = 0; q < 1000; q++) {
+      level.projX[q] = rnd() * 3000; level.projY[q] = rnd() * 3000; level.projVX[q] = rnd() * 80 - 40; level.projVY[q] = rnd() * 80 - 40;
+    }
+    const stats = new Int32Array(5);
+    const frame = () => {
+      level.stepCharacters();
+      level.statsInto(stats);
+      level.moveProjectiles(1000);
+      level.queryBox(100, 100, 1060, 700);
+      level.castSegment(0, 0, 300, 290);
+      level.castCircle(500, 0, 6, 10, 300);
+    };
+    for (let f = 0; f < 1000; f++) frame();
+    const memory = level.memoryBytes;
+    gc!();
+    const perFrame = [0, 1, 2].map(() => {
+      const before = process.memoryUsage().heapUsed;
+      for (let f = 0; f < 600; f++) frame();
+      return (process.memoryUsage().heapUsed - before) / (600 * 6);
+    });
+    expect(Math.min(...perFrame)).toBeLessThan(2);
+    expect(level.memoryBytes).toBe(memory);
+  });
+});
+
 /** Walls shrunk by a hair: a path may touch a wall's surface, not enter it. */
 function interiors(walls: RefRect[]): RefRect[] {
   return walls.map((w) => ({ ...w, x0: w.x0 + 1e-4, y0: w.y0 + 1e-4, x1: w.x1 - 1e-4, y1: w.y1 - 1e-4 }));
