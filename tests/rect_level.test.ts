@@ -339,6 +339,10 @@ for (const backend of BACKENDS) {
       expect(level.hit.t).toBeCloseTo(45 / 200, 12);
       expect(level.castBox(0, 30, 10, 10, 200, 0)).toBe(true); // right edge 10 reaches 50 after 40
       expect(level.hit.distance).toBe(40);
+      // Exact touching counts: a segment running along the wall's top edge meets its side.
+      expect(level.castSegment(0, 0, 200, 0)).toBe(true);
+      expect([level.hit.distance, level.hit.nx, level.hit.instance]).toEqual([50, -1, 1]);
+      expect(level.castSegment(0, -0.001, 200, 0)).toBe(false);
       expect(level.castSegment(55, 40, 0, 10)).toBe(true); // starts inside
       expect([level.hit.t, level.hit.nx, level.hit.ny]).toEqual([0, 0, 0]);
       // A circle passing the corner's bounding square but outside its rounded corner misses.
@@ -371,6 +375,16 @@ for (const backend of BACKENDS) {
         const want = mode === 0 ? refCast(rects, px, py, dx, dy, 0, 0, 0) :
           mode === 1 ? refCast(rects, px, py, dx, dy, a, b, 0) : refCast(rects, px, py, dx, dy, 0, 0, r);
         expect(got, `cast ${q}`).toBe(want !== null);
+        if (q % 10 === 0) {
+          // The quadtree changes the work, never the answer.
+          const t = level.hit.t, inst = level.hit.instance;
+          level.castSearch = SEARCH_FLAT;
+          const flat = mode === 0 ? level.castSegment(px, py, dx, dy) :
+            mode === 1 ? level.castBox(px - a, py - b, 2 * a, 2 * b, dx, dy) : level.castCircle(px, py, r, dx, dy);
+          level.castSearch = SEARCH_TREE;
+          expect(flat).toBe(got);
+          if (got) expect([level.hit.t, level.hit.instance]).toEqual([t, inst]);
+        }
         if (!want) continue;
         hits++;
         expect(Math.abs(level.hit.t - want.t), `cast ${q} t`).toBeLessThan(1e-9);
