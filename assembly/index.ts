@@ -7,3 +7,6 @@ export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucke
 export function arenaBase(): i32 {
   return <i32>((__heap_base + 15) & ~15);
 }
+export { rectsBuild, rectsQueryBox } from "./rect_level";
+export { rectsStepCharacters } from "./characters";
+export { rectsCast, rectsMoveProjectiles } from "./casts";

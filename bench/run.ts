@@ -5,9 +5,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchGrid } from "./grid.js";
 import { machine } from "./harness.js";
+import { benchRects } from "./rect_level.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
   grid: benchGrid,
+  rects: benchRects,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);

@@ -2,9 +2,11 @@
 import { readFile } from "node:fs/promises";
 import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
+import { createRectLevelWith, type CreateRectLevelOptions, type RectLevel } from "./rect_level.js";
 
 export * from "./world.js";
 export * from "./primitives.js";
+export * from "./rect_level.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 let packaged: Promise<WebAssembly.Module> | null = null;
@@ -23,4 +25,9 @@ async function load(source: WasmSource | undefined): Promise<WebAssembly.Module>
 /** Creates a world. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
 export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
+}
+
+/** Creates a rectangle level (prefabs, instances, quadtree, characters, casts); `backend: "js"` needs no wasm. */
+export function createRectLevel(options: CreateRectLevelOptions = {}): Promise<RectLevel> {
+  return createRectLevelWith(options, load);
 }

@@ -1,0 +1,783 @@
+// The typed facade of the rects part: one RectLevel over either kernel (wasm core or TS baseline).
+// It owns the layout of bindings/rects_layout.ts, growth and validation; the kernels run the loops.
+//
+// Regions, in this order from the arena base (P prefabs, R rects, I instances, N quadtree nodes,
+// C characters, Q projectiles; every region keeps its data when the arena grows):
+//   prefabStart i32[P+1], prefabBox f32[4P], rects f32[4R]
+//   instPrefab, instX, instY, instFlags 4 bytes x I; instBox f64[4I]; items, instNode, cands, results i32[I]
+//   nodeBox f64[4N], nodeStart i32[N+1], nodeSub i32[N]; stack i32[STACK_CAP]; castOut f64[CAST_OUT_WORDS]
+//   cx, cy, cw, ch, cvx, cvy f32[C]; ckind, cinput, cstate, cgrace i32[C]; stomps i32[2C]
+//   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
+import { MAX_COORD, HitcoreError, type Backend, type World } from "./world.js";
+import { KIND_CIRCLE, KIND_POINT } from "./layout.js";
+import { RectsBaseline, type RectsKernel } from "./baseline/rect_level.js";
+import { kernelFor, type CoreLoader, type WasmSource } from "./create.js";
+import {
+  CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT,
+  IN_RIGHT, MAX_DEPTH, MIRROR_X, MIRROR_Y, PF_HIT, PF_INSIDE, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
+  RC_GRAVITY, RC_INSET, RC_JUMP_SPEED, RC_MAX_FALL, RC_RUN_SPEED, RC_SENSOR_BOTTOM, RC_SENSOR_TOP,
+  RC_STEP_HEIGHT, RH, RH_CANDS, RH_CAST_INSTANCE, RH_CAST_OUT, RH_CAST_RECT, RH_CGRACE, RH_CH, RH_CHARS,
+  RH_CINPUT, RH_CKIND, RH_CSTATE, RH_CVX, RH_CVY, RH_CW, RH_CX, RH_CY, RH_DEPTH, RH_FIELDS, RH_INST_BOX,
+  RH_INST_FLAGS, RH_INST_NODE, RH_INST_PREFAB, RH_INST_X, RH_INST_Y, RH_INSTANCES, RH_ITEMS, RH_NODE_BOX,
+  RH_NODE_START, RH_NODE_SUB, RH_PFLAGS, RH_PR, RH_PREFAB_BOX, RH_PREFAB_START, RH_PREFABS, RH_PVX, RH_PVY,
+  RH_PX, RH_PY, RH_RECT_COUNT, RH_RECTS, RH_RESULTS, RH_STACK, RH_STOMPS, RS_CHAR_TESTS, RS_FOUND,
+  RS_INSTANCE_TESTS, RS_NODES, RS_RECT_TESTS, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED,
+  ST_STOMPED, ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT, STACK_CAP,
+} from "./rects_layout.js";
+
+export {
+  CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X,
+  MIRROR_Y, PF_HIT, PF_INSIDE, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED, ST_STOMPING,
+  ST_WALL_LEFT, ST_WALL_RIGHT,
+};
+export type { RectsKernel } from "./baseline/rect_level.js";
+
+const PAGE = 65536;
+
+/** The shared movement and sensor constants of a level's characters (units per frame; y grows downward). */
+export interface CharacterConfig {
+  gravity: number;
+  /** Fall speed cap; keep it below sensorBottom so a fall cannot skip the feet sensor (the seed: +5). */
+  maxFall: number;
+  runSpeed: number;
+  jumpSpeed: number;
+  /** Extra downward pull while the grace timer runs (keeps the character on stairs going down). */
+  extraPull: number;
+  /** Frames after leaving the ground without jumping during which a jump is still allowed (seed: 6). */
+  graceFrames: number;
+  /** Height of the head sensor; keep it above jumpSpeed (the seed: +5). */
+  sensorTop: number;
+  /** Height of the feet sensor; keep it above maxFall (the seed: +5). */
+  sensorBottom: number;
+  /** Side sensors stop this far above the feet: steps up to this height are climbed. */
+  stepHeight: number;
+  /** Head and feet sensors are this much narrower on each side than the character. */
+  inset: number;
+  /** Upward speed after a stomp. */
+  bounce: number;
+}
+
+export const DEFAULT_CHARACTER: Readonly<CharacterConfig> = {
+  gravity: 0.5, maxFall: 10, runSpeed: 3, jumpSpeed: 10, extraPull: 2, graceFrames: 6,
+  sensorTop: 15, sensorBottom: 15, stepHeight: 16, inset: 2, bounce: 7,
+};
+
+const CONFIG_FIELDS: [keyof CharacterConfig, number][] = [
+  ["gravity", RC_GRAVITY], ["maxFall", RC_MAX_FALL], ["runSpeed", RC_RUN_SPEED], ["jumpSpeed", RC_JUMP_SPEED],
+  ["extraPull", RC_EXTRA_PULL], ["sensorTop", RC_SENSOR_TOP], ["sensorBottom", RC_SENSOR_BOTTOM],
+  ["stepHeight", RC_STEP_HEIGHT], ["inset", RC_INSET], ["bounce", RC_BOUNCE],
+];
+
+export interface RectLevelOptions {
+  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  backend?: Backend;
+  /** Room reserved before the stores grow (x2); all grow on demand. */
+  prefabCapacity?: number;
+  rectCapacity?: number;
+  instanceCapacity?: number;
+  characterCapacity?: number;
+  projectileCapacity?: number;
+  /** Character constants; missing ones take DEFAULT_CHARACTER. */
+  character?: Partial<CharacterConfig>;
+}
+
+export interface CreateRectLevelOptions extends RectLevelOptions {
+  /** The core to use instead of the packaged hitcore.wasm (bundlers that relocate assets, tests). */
+  wasm?: WasmSource;
+}
+
+/** Creates a level on the chosen backend; `load` supplies the packaged module (the node and browser entries). */
+export async function createRectLevelWith(options: CreateRectLevelOptions, load: CoreLoader): Promise<RectLevel> {
+  const kernel = await kernelFor<RectsKernel>(options.backend, options.wasm, load, (memory) => new RectsBaseline(memory));
+  return new RectLevel(kernel, options.backend ?? "wasm", options);
+}
+
+/** What the last call visited (allocates: for tests and the HUD, not the frame loop). */
+export interface RectStats {
+  /** Quadtree nodes whose quadrants were classified against the query (one step each). */
+  nodeSteps: number;
+  /** Instance master boxes tested. */
+  instanceTests: number;
+  /** Sensor or cast tests against prefab rects. */
+  rectTests: number;
+  /** Character against character tests (stomps). */
+  charTests: number;
+  /** Instances found, hits, or stomps, by call. */
+  found: number;
+}
+
+/** The closest hit of the last cast (one object per level, overwritten by each cast). */
+export interface CastHit {
+  /** Fraction of the motion travelled before contact, in [0, 1]; 0 when the cast started inside. */
+  t: number;
+  /** Distance travelled before contact (t times the motion's length). */
+  distance: number;
+  /** Unit normal of the surface hit, pointing out of it; (0, 0) when the cast started inside. */
+  nx: number;
+  ny: number;
+  /** Where the cast point (the centre of a box or circle) is at contact. */
+  x: number;
+  y: number;
+  instance: number;
+  /** Index of the prefab rect hit, within its prefab. */
+  rect: number;
+}
+
+interface Caps { P: number; R: number; I: number; N: number; C: number; Q: number }
+
+// [header field, bytes per element, capacity it scales with, extra elements]
+type Region = [number, number, keyof Caps | null, number];
+const REGIONS: Region[] = [
+  [RH_PREFAB_START, 4, "P", 1], [RH_PREFAB_BOX, 16, "P", 0], [RH_RECTS, 16, "R", 0],
+  [RH_INST_PREFAB, 4, "I", 0], [RH_INST_X, 4, "I", 0], [RH_INST_Y, 4, "I", 0], [RH_INST_FLAGS, 4, "I", 0],
+  [RH_INST_BOX, 32, "I", 0], [RH_ITEMS, 4, "I", 0], [RH_INST_NODE, 4, "I", 0], [RH_CANDS, 4, "I", 0],
+  [RH_RESULTS, 4, "I", 0], [RH_NODE_BOX, 32, "N", 0], [RH_NODE_START, 4, "N", 1], [RH_NODE_SUB, 4, "N", 0],
+  [RH_STACK, 4, null, STACK_CAP], [RH_CAST_OUT, 8, null, CAST_OUT_WORDS],
+  [RH_CX, 4, "C", 0], [RH_CY, 4, "C", 0], [RH_CW, 4, "C", 0], [RH_CH, 4, "C", 0], [RH_CVX, 4, "C", 0],
+  [RH_CVY, 4, "C", 0], [RH_CKIND, 4, "C", 0], [RH_CINPUT, 4, "C", 0], [RH_CSTATE, 4, "C", 0],
+  [RH_CGRACE, 4, "C", 0], [RH_STOMPS, 8, "C", 0],
+  [RH_PX, 4, "Q", 0], [RH_PY, 4, "Q", 0], [RH_PVX, 4, "Q", 0], [RH_PVY, 4, "Q", 0], [RH_PR, 4, "Q", 0],
+  [RH_PFLAGS, 4, "Q", 0],
+];
+
+function align16(n: number): number {
+  return (n + 15) & ~15;
+}
+
+const nodesFor = (depth: number): number => ((1 << ((depth + 1) << 1)) - 1) / 3;
+
+function describe(v: unknown): string {
+  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
+}
+
+/**
+ * A platformer level of instanced rectangle prefabs with a quadtree, four-sensor characters
+ * stepped in one call per frame, casts and swept shapes against the rects, and projectiles that
+ * cannot tunnel. Use createRectLevel() from the package entry.
+ */
+export class RectLevel {
+  readonly backend: Backend;
+  private readonly kernel: RectsKernel;
+  private readonly memory: WebAssembly.Memory;
+  private caps: Caps;
+  private offsets = new Int32Array(REGIONS.length);
+  private sizes = new Int32Array(REGIONS.length);
+  private prefabs = 0;
+  private rectCount = 0;
+  private instances = 0;
+  private chars = 0;
+  private dirty = true;
+  private config: CharacterConfig;
+  private readonly freeChars: number[] = [];
+  /** The last cast's hit (valid when the cast returned true). */
+  readonly hit: CastHit = { t: 0, distance: 0, nx: 0, ny: 0, x: 0, y: 0, instance: -1, rect: -1 };
+
+  private buffer: ArrayBuffer | null = null;
+  private header = new Int32Array(0);
+  private headerF = new Float32Array(0);
+  private views: (Float32Array | Int32Array | Float64Array)[] = [];
+
+  /** Use createRectLevel() from the package entry; this constructor takes an instantiated kernel. */
+  constructor(kernel: RectsKernel, backend: Backend, options: RectLevelOptions = {}) {
+    const cap = (name: string, v: number | undefined, d: number) => checkCount(name, v ?? d, 1);
+    this.caps = {
+      P: cap("prefabCapacity", options.prefabCapacity, 16), R: cap("rectCapacity", options.rectCapacity, 128),
+      I: cap("instanceCapacity", options.instanceCapacity, 256), N: nodesFor(0),
+      C: cap("characterCapacity", options.characterCapacity, 16), Q: cap("projectileCapacity", options.projectileCapacity, 256),
+    };
+    this.config = checkConfig({ ...DEFAULT_CHARACTER, ...(options.character ?? {}) });
+    this.kernel = kernel;
+    this.backend = backend;
+    this.memory = kernel.memory;
+    this.relayout(this.caps);
+    this.header[RH_DEPTH] = -1;
+    this.writeConfig();
+  }
+
+  // ---- level pieces -------------------------------------------------------------------------
+
+  /** Bytes of the level's memory (wasm memory or the baseline's), for growth checks. */
+  get memoryBytes(): number { return this.memory.buffer.byteLength; }
+
+  /** Prefabs defined. */
+  get prefabCount(): number { return this.prefabs; }
+  /** Instances placed. */
+  get instanceCount(): number { return this.instances; }
+  /** Prefab rects held in memory (each stored once, however many instances use it). */
+  get storedRects(): number { return this.rectCount; }
+
+  /**
+   * Defines a prefab from its collision rects in prefab space, flat as (x, y, w, h, x, y, w, h, ...).
+   * Returns the prefab id. An empty list defines a prefab that cannot be instanced.
+   */
+  addPrefab(rects: ArrayLike<number>): number {
+    if (!rects || typeof rects.length !== "number" || rects.length % 4 !== 0) {
+      throw new HitcoreError("INVALID_PREFAB", `addPrefab: rects must be a flat list of (x, y, w, h) quadruples, got length ${describe(rects?.length)}. Pass [x0, y0, w0, h0, x1, y1, w1, h1, ...].`);
+    }
+    const k = rects.length / 4;
+    for (let r = 0; r < k; r++) {
+      checkCoord("addPrefab", `rect ${r} x`, rects[4 * r]);
+      checkCoord("addPrefab", `rect ${r} y`, rects[4 * r + 1]);
+      checkSize("addPrefab", `rect ${r} width`, rects[4 * r + 2]);
+      checkSize("addPrefab", `rect ${r} height`, rects[4 * r + 3]);
+    }
+    this.ensure({ P: this.prefabs + 1, R: this.rectCount + k });
+    const start = this.i32(RH_PREFAB_START), box = this.f32(RH_PREFAB_BOX), store = this.f32(RH_RECTS);
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let r = 0; r < k; r++) {
+      const o = 4 * (this.rectCount + r);
+      for (let f = 0; f < 4; f++) store[o + f] = rects[4 * r + f];
+      // The box is the union of the rects as stored (f32), so it holds every one of them.
+      x0 = Math.min(x0, store[o]); y0 = Math.min(y0, store[o + 1]);
+      x1 = Math.max(x1, store[o] + store[o + 2]); y1 = Math.max(y1, store[o + 1] + store[o + 3]);
+    }
+    const p = this.prefabs;
+    if (k === 0) { x0 = 0; y0 = 0; x1 = 0; y1 = 0; }
+    box[4 * p] = x0; box[4 * p + 1] = y0; box[4 * p + 2] = Math.fround(x1) < x1 ? nextUp(x1) : x1;
+    box[4 * p + 3] = Math.fround(y1) < y1 ? nextUp(y1) : y1;
+    start[p] = this.rectCount;
+    start[p + 1] = this.rectCount + k;
+    this.rectCount += k;
+    this.prefabs++;
+    this.header[RH_PREFABS] = this.prefabs;
+    this.header[RH_RECT_COUNT] = this.rectCount;
+    return p;
+  }
+
+  /** Rects of a prefab. */
+  prefabRectCount(prefab: number): number {
+    this.checkPrefab("prefabRectCount", prefab);
+    const start = this.i32(RH_PREFAB_START);
+    return start[prefab + 1] - start[prefab];
+  }
+
+  /**
+   * Places a prefab with its prefab-space origin at (x, y), mirrored inside its own box by
+   * MIRROR_X and/or MIRROR_Y. Returns the instance index. Rebuilds the
+   * quadtree lazily (or call build()).
+   */
+  addInstance(prefab: number, x: number, y: number, mirror = 0): number {
+    this.checkPrefab("addInstance", prefab);
+    if (this.prefabRectCount(prefab) === 0) {
+      throw new HitcoreError("EMPTY_PREFAB", `addInstance: prefab ${prefab} has no rects, so an instance of it could never collide. Give the prefab at least one rect in addPrefab, or draw it without an instance.`);
+    }
+    checkCoord("addInstance", "x", x);
+    checkCoord("addInstance", "y", y);
+    if (!Number.isInteger(mirror) || mirror < 0 || mirror > (MIRROR_X | MIRROR_Y)) {
+      throw new HitcoreError("INVALID_MIRROR", `addInstance: mirror must be 0, MIRROR_X (1), MIRROR_Y (2) or both (3), got ${describe(mirror)}.`);
+    }
+    this.ensure({ I: this.instances + 1 });
+    const i = this.instances;
+    this.i32(RH_INST_PREFAB)[i] = prefab;
+    this.f32(RH_INST_X)[i] = x;
+    this.f32(RH_INST_Y)[i] = y;
+    this.i32(RH_INST_FLAGS)[i] = mirror;
+    this.instances++;
+    this.header[RH_INSTANCES] = this.instances;
+    this.dirty = true;
+    return i;
+  }
+
+  /** Builds the quadtree over the instances (done lazily by the queries when the level changed). */
+  build(): void {
+    const depth = Math.min(MAX_DEPTH, Math.ceil(Math.log(Math.max(1, this.instances)) / Math.log(4) - 1e-9));
+    this.ensure({ N: nodesFor(depth) });
+    this.kernel.rectsBuild(depth);
+    this.dirty = false;
+  }
+
+  /** Depth of the quadtree (0: the root only). */
+  get depth(): number {
+    this.buildIfDirty();
+    return this.header[RH_DEPTH];
+  }
+
+  /** Quadtree nodes of the current tree: (4^(depth+1) - 1) / 3. */
+  get nodeCount(): number {
+    return nodesFor(this.depth);
+  }
+
+  /** Quadtree node boxes (x0, y0, x1, y1 per node, level by level, row-major), for overlays; nodeCount are valid. */
+  get nodeBoxes(): Float64Array {
+    this.buildIfDirty();
+    return this.f64(RH_NODE_BOX);
+  }
+
+  /** Instances in each node's subtree (skip empty nodes when drawing); nodeCount are valid. */
+  get nodeCounts(): Int32Array {
+    this.buildIfDirty();
+    return this.i32(RH_NODE_SUB);
+  }
+
+  /** Master box of an instance into out (x0, y0, x1, y1). */
+  instanceBox(instance: number, out: Float64Array): Float64Array {
+    this.checkInstance("instanceBox", instance);
+    this.buildIfDirty();
+    const b = this.f64(RH_INST_BOX);
+    for (let f = 0; f < 4; f++) out[f] = b[4 * instance + f];
+    return out;
+  }
+
+  /** Rects of an instance (its prefab's). */
+  instanceRectCount(instance: number): number {
+    this.checkInstance("instanceRectCount", instance);
+    return this.prefabRectCount(this.i32(RH_INST_PREFAB)[instance]);
+  }
+
+  /** World box (x0, y0, x1, y1) of rect k of an instance, translated and mirrored, into out. */
+  worldRect(instance: number, k: number, out: Float64Array): Float64Array {
+    this.checkInstance("worldRect", instance);
+    const prefab = this.i32(RH_INST_PREFAB)[instance];
+    if (!Number.isInteger(k) || k < 0 || k >= this.prefabRectCount(prefab)) {
+      throw new HitcoreError("UNKNOWN_RECT", `worldRect: rect ${describe(k)} is not in instance ${instance} (0..${this.prefabRectCount(prefab) - 1}).`);
+    }
+    const r = this.f32(RH_RECTS), box = this.f32(RH_PREFAB_BOX);
+    const o = 4 * (this.i32(RH_PREFAB_START)[prefab] + k);
+    let x = r[o], y = r[o + 1];
+    const w = r[o + 2], h = r[o + 3], flags = this.i32(RH_INST_FLAGS)[instance];
+    if (flags & MIRROR_X) x = (box[4 * prefab] + box[4 * prefab + 2]) - (x + w);
+    if (flags & MIRROR_Y) y = (box[4 * prefab + 1] + box[4 * prefab + 3]) - (y + h);
+    out[0] = this.f32(RH_INST_X)[instance] + x;
+    out[1] = this.f32(RH_INST_Y)[instance] + y;
+    out[2] = out[0] + w;
+    out[3] = out[1] + h;
+    return out;
+  }
+
+  /**
+   * Instances whose master box overlaps the box (collision or view culling); returns their number,
+   * instance indices in `results`. `search` SEARCH_BOXES tests every master box (for comparisons).
+   */
+  queryBox(x0: number, y0: number, x1: number, y1: number, search: number = SEARCH_TREE): number {
+    checkBox("queryBox", x0, y0, x1, y1);
+    checkSearch("queryBox", search);
+    this.buildIfDirty();
+    return this.kernel.rectsQueryBox(x0, y0, x1, y1, search);
+  }
+
+  /** Output of queryBox. Re-read after calls that may grow the stores. */
+  get results(): Int32Array { return this.i32(RH_RESULTS); }
+
+  /** The last call's stats without allocating: [nodeSteps, instanceTests, rectTests, charTests, found] into out. */
+  statsInto(out: Int32Array): Int32Array {
+    const h = this.hdr();
+    out[0] = h[RS_NODES]; out[1] = h[RS_INSTANCE_TESTS]; out[2] = h[RS_RECT_TESTS]; out[3] = h[RS_CHAR_TESTS]; out[4] = h[RS_FOUND];
+    return out;
+  }
+
+  /** What the last query, step or cast visited (allocates: for tests and tuning). */
+  stats(): RectStats {
+    const h = this.hdr();
+    return { nodeSteps: h[RS_NODES], instanceTests: h[RS_INSTANCE_TESTS], rectTests: h[RS_RECT_TESTS], charTests: h[RS_CHAR_TESTS], found: h[RS_FOUND] };
+  }
+
+  // ---- characters ---------------------------------------------------------------------------
+
+  /** The level's character constants. */
+  get characterConfig(): Readonly<CharacterConfig> { return { ...this.config }; }
+
+  /** Changes character constants (validated together; nothing changes if one is bad). */
+  setCharacterConfig(config: Partial<CharacterConfig>): void {
+    const next = checkConfig({ ...this.config, ...config });
+    for (let c = 0; c < this.chars; c++) {
+      if (this.i32(RH_CKIND)[c] !== CHAR_NONE) checkCharacterSize("setCharacterConfig", this.f32(RH_CW)[c], this.f32(RH_CH)[c], next);
+    }
+    this.config = next;
+    this.writeConfig();
+  }
+
+  /** Character slots in use: the views and the step cover [0, characterCount). */
+  get characterCount(): number { return this.chars; }
+
+  /** Adds a character (master box top-left x, y, size w x h); CHAR_PLAYER or CHAR_ENEMY. Returns its slot. */
+  addCharacter(x: number, y: number, w: number, h: number, kind: number = CHAR_PLAYER): number {
+    checkCoord("addCharacter", "x", x);
+    checkCoord("addCharacter", "y", y);
+    checkSize("addCharacter", "width", w);
+    checkSize("addCharacter", "height", h);
+    checkCharacterSize("addCharacter", w, h, this.config);
+    if (kind !== CHAR_PLAYER && kind !== CHAR_ENEMY) {
+      throw new HitcoreError("INVALID_KIND", `addCharacter: kind must be CHAR_PLAYER (1) or CHAR_ENEMY (2), got ${describe(kind)}.`);
+    }
+    let c: number;
+    if (this.freeChars.length > 0) c = this.freeChars.pop()!;
+    else {
+      this.ensure({ C: this.chars + 1 });
+      c = this.chars++;
+      this.header[RH_CHARS] = this.chars;
+    }
+    this.f32(RH_CX)[c] = x; this.f32(RH_CY)[c] = y; this.f32(RH_CW)[c] = w; this.f32(RH_CH)[c] = h;
+    this.f32(RH_CVX)[c] = 0; this.f32(RH_CVY)[c] = 0;
+    this.i32(RH_CKIND)[c] = kind; this.i32(RH_CINPUT)[c] = 0; this.i32(RH_CSTATE)[c] = 0; this.i32(RH_CGRACE)[c] = 0;
+    return c;
+  }
+
+  /** Frees a character slot (later addCharacter calls reuse it). */
+  removeCharacter(c: number): void {
+    this.checkCharacter("removeCharacter", c);
+    this.i32(RH_CKIND)[c] = CHAR_NONE;
+    this.freeChars.push(c);
+  }
+
+  /** Moves a character and clears its speed and contact state. */
+  placeCharacter(c: number, x: number, y: number): void {
+    this.checkCharacter("placeCharacter", c);
+    checkCoord("placeCharacter", "x", x);
+    checkCoord("placeCharacter", "y", y);
+    this.f32(RH_CX)[c] = x; this.f32(RH_CY)[c] = y; this.f32(RH_CVX)[c] = 0; this.f32(RH_CVY)[c] = 0;
+    this.i32(RH_CSTATE)[c] = 0; this.i32(RH_CGRACE)[c] = 0;
+  }
+
+  /** Views of the characters (slot-indexed). Re-read after adding: growth replaces views. */
+  get charX(): Float32Array { return this.f32(RH_CX); }
+  get charY(): Float32Array { return this.f32(RH_CY); }
+  get charW(): Float32Array { return this.f32(RH_CW); }
+  get charH(): Float32Array { return this.f32(RH_CH); }
+  get charVX(): Float32Array { return this.f32(RH_CVX); }
+  get charVY(): Float32Array { return this.f32(RH_CVY); }
+  /** CHAR_NONE for a free slot. */
+  get charKind(): Int32Array { return this.i32(RH_CKIND); }
+  /** IN_LEFT | IN_RIGHT | IN_JUMP per character: the game writes these before each step. */
+  get charInput(): Int32Array { return this.i32(RH_CINPUT); }
+  /** ST_* flags of the last step. */
+  get charState(): Int32Array { return this.i32(RH_CSTATE); }
+  /** Grace frames left per character. */
+  get charGrace(): Int32Array { return this.i32(RH_CGRACE); }
+  /** (stomper, victim) slot pairs of the last step. */
+  get stomps(): Int32Array { return this.i32(RH_STOMPS); }
+
+  /**
+   * Steps every character one frame (one kernel call); returns the stomps written to `stomps`.
+   * `search` (SEARCH_TREE default, SEARCH_BOXES, SEARCH_FLAT) changes the work, never the result.
+   */
+  stepCharacters(search: number = SEARCH_TREE): number {
+    checkSearch("stepCharacters", search);
+    this.buildIfDirty();
+    return this.kernel.rectsStepCharacters(search);
+  }
+
+  // ---- casts ----------------------------------------------------------------------------------
+
+  /** A point moving from (x, y) by (dx, dy) against the rects: true on a hit, details in `hit`. */
+  castSegment(x: number, y: number, dx: number, dy: number): boolean {
+    checkMotion("castSegment", x, y, dx, dy);
+    return this.cast(CAST_SEGMENT, x, y, dx, dy, 0, 0);
+  }
+
+  /** A ray from (x, y) along (dirX, dirY) up to maxDistance: true on a hit; hit.distance is the range. */
+  castRay(x: number, y: number, dirX: number, dirY: number, maxDistance: number): boolean {
+    checkMotion("castRay", x, y, dirX, dirY);
+    checkSize("castRay", "maxDistance", maxDistance);
+    const len = Math.sqrt(dirX * dirX + dirY * dirY); // not Math.hypot: it allocates per call in V8
+    if (!(len > 0)) throw new HitcoreError("INVALID_DIRECTION", "castRay: the direction is (0, 0). Pass a non-zero direction.");
+    return this.cast(CAST_SEGMENT, x, y, dirX / len * maxDistance, dirY / len * maxDistance, 0, 0);
+  }
+
+  /** A box (top-left x, y, size w x h) swept by (dx, dy): true on a hit; hit.x/y is its centre at contact. */
+  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number): boolean {
+    checkMotion("castBox", x, y, dx, dy);
+    checkSize("castBox", "width", w);
+    checkSize("castBox", "height", h);
+    return this.cast(CAST_BOX, x + w / 2, y + h / 2, dx, dy, w / 2, h / 2);
+  }
+
+  /** A circle (centre x, y, radius r) swept by (dx, dy): true on a hit. */
+  castCircle(x: number, y: number, r: number, dx: number, dy: number): boolean {
+    checkMotion("castCircle", x, y, dx, dy);
+    checkSize("castCircle", "radius", r);
+    return this.cast(r > 0 ? CAST_CIRCLE : CAST_SEGMENT, x, y, dx, dy, r, r);
+  }
+
+  /** How casts and projectiles find nearby rects (SEARCH_TREE by default; the others for comparisons). */
+  castSearch: number = SEARCH_TREE;
+
+  private cast(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): boolean {
+    this.buildIfDirty();
+    const hit = this.kernel.rectsCast(mode, x, y, dx, dy, a, b, checkSearch("cast", this.castSearch)) === 1;
+    const out = this.f64(RH_CAST_OUT), h = this.hdr(), H = this.hit;
+    H.t = out[0]; H.nx = out[1]; H.ny = out[2]; H.x = out[3]; H.y = out[4];
+    H.distance = out[0] * Math.sqrt(dx * dx + dy * dy);
+    H.instance = h[RH_CAST_INSTANCE];
+    H.rect = hit ? h[RH_CAST_RECT] - this.i32(RH_PREFAB_START)[this.i32(RH_INST_PREFAB)[H.instance]] : -1;
+    return hit;
+  }
+
+  // ---- projectiles -----------------------------------------------------------------------------
+
+  /** Projectile slots before the buffers grow. */
+  get projectileCapacity(): number { return this.caps.Q; }
+  /** Projectile views: centre, velocity per frame, radius (0: a point); write them, then moveProjectiles. */
+  get projX(): Float32Array { return this.f32(RH_PX); }
+  get projY(): Float32Array { return this.f32(RH_PY); }
+  get projVX(): Float32Array { return this.f32(RH_PVX); }
+  get projVY(): Float32Array { return this.f32(RH_PVY); }
+  get projR(): Float32Array { return this.f32(RH_PR); }
+  /** PF_HIT / PF_INSIDE of the last moveProjectiles. */
+  get projFlags(): Int32Array { return this.i32(RH_PFLAGS); }
+
+  /** Makes room for n projectiles (views are replaced when it grows). */
+  reserveProjectiles(n: number): void {
+    checkCount("reserveProjectiles", n, 0);
+    this.ensure({ Q: n });
+  }
+
+  /**
+   * Moves projectiles [0, count) of the proj* views one frame without tunneling: a hit stops the
+   * projectile a skin short of the surface and reflects its velocity. One kernel call; returns the hits.
+   */
+  moveProjectiles(count: number): number {
+    if (!Number.isInteger(count) || count < 0 || count > this.caps.Q) {
+      throw new HitcoreError("INVALID_COUNT", `moveProjectiles: count must be an integer in [0, ${this.caps.Q}], got ${describe(count)}. Call reserveProjectiles(n) first for more.`);
+    }
+    this.buildIfDirty();
+    return this.kernel.rectsMoveProjectiles(count, checkSearch("moveProjectiles", this.castSearch));
+  }
+
+  /**
+   * Opt-in for a bullet-hell World: moves the circles and points of `world` in `mask` by their
+   * velocities (slot-indexed vx, vy) against this level without tunneling, through the world's
+   * x/y views: copied into the projectile buffers, one kernel call, copied back. Reflected
+   * velocities go back into vx/vy; `hitOut[slot]` (optional) gets the PF_* flags. Returns the hits.
+   * Allocates nothing once the buffers have grown to the world's size.
+   */
+  moveWorldProjectiles(world: World, mask: number, vx: Float32Array, vy: Float32Array, hitOut?: Uint8Array): number {
+    const n = world.count;
+    if (vx.length < n || vy.length < n || (hitOut && hitOut.length < n)) {
+      throw new HitcoreError("INVALID_BUFFER", `moveWorldProjectiles: vx, vy (and hitOut) need at least world.count (${n}) entries, got ${vx.length}, ${vy.length}${hitOut ? `, ${hitOut.length}` : ""}.`);
+    }
+    if (!Number.isInteger(mask) || mask <= 0 || mask > 0xffffffff) {
+      throw new HitcoreError("INVALID_MASK", `moveWorldProjectiles: mask must be a non-zero integer bit set below 2^32, got ${describe(mask)}.`);
+    }
+    if (n > this.caps.Q) this.ensure({ Q: n });
+    const kinds = world.kinds, groups = world.groups, wx = world.x, wy = world.y, wa = world.a;
+    const px = this.f32(RH_PX), py = this.f32(RH_PY), pvx = this.f32(RH_PVX), pvy = this.f32(RH_PVY), pr = this.f32(RH_PR);
+    // Selected slots are packed to the front; `keep` remembers each one's slot (a retained array).
+    const keep = this.slotScratch(n);
+    let q = 0;
+    for (let s = 0; s < n; s++) {
+      const k = kinds[s];
+      if ((groups[s] & mask) === 0 || (k !== KIND_CIRCLE && k !== KIND_POINT)) continue;
+      px[q] = wx[s]; py[q] = wy[s]; pvx[q] = vx[s]; pvy[q] = vy[s]; pr[q] = k === KIND_CIRCLE ? wa[s] : 0;
+      keep[q] = s;
+      q++;
+    }
+    this.buildIfDirty();
+    const hits = this.kernel.rectsMoveProjectiles(q, checkSearch("moveWorldProjectiles", this.castSearch));
+    const flags = this.i32(RH_PFLAGS), nx = this.f32(RH_PX), ny = this.f32(RH_PY), nvx = this.f32(RH_PVX), nvy = this.f32(RH_PVY);
+    const ox = world.x, oy = world.y;
+    if (hitOut) hitOut.fill(0, 0, n);
+    for (let k = 0; k < q; k++) {
+      const s = keep[k];
+      ox[s] = nx[k]; oy[s] = ny[k]; vx[s] = nvx[k]; vy[s] = nvy[k];
+      if (hitOut) hitOut[s] = flags[k];
+    }
+    return hits;
+  }
+
+  private slotKeep = new Int32Array(0);
+  private slotScratch(n: number): Int32Array {
+    if (this.slotKeep.length < n) this.slotKeep = new Int32Array(Math.max(n, 2 * this.slotKeep.length));
+    return this.slotKeep;
+  }
+
+  /** Checks the quadtree and store invariants; throws CORRUPT naming the first broken one (tests, debugging). */
+  validate(): void {
+    this.buildIfDirty();
+    const depth = this.header[RH_DEPTH], nodes = nodesFor(depth);
+    const start = this.i32(RH_NODE_START), items = this.i32(RH_ITEMS), nb = this.f64(RH_NODE_BOX), ib = this.f64(RH_INST_BOX);
+    const sub = this.i32(RH_NODE_SUB);
+    const seen = new Uint8Array(this.instances);
+    const bad = (why: string) => { throw new HitcoreError("CORRUPT", `validate: ${why}`); };
+    if (start[nodes] !== this.instances) bad(`the nodes hold ${start[nodes]} items for ${this.instances} instances`);
+    for (let k = 0; k < nodes; k++) {
+      for (let j = start[k]; j < start[k + 1]; j++) {
+        const i = items[j];
+        if (i < 0 || i >= this.instances || seen[i]) bad(`item ${j} of node ${k} is ${i}: missing or duplicated`);
+        seen[i] = 1;
+        if (ib[4 * i] < nb[4 * k] || ib[4 * i + 1] < nb[4 * k + 1] || ib[4 * i + 2] > nb[4 * k + 2] || ib[4 * i + 3] > nb[4 * k + 3]) {
+          bad(`instance ${i} is not inside its node ${k}`);
+        }
+      }
+    }
+    let L = 0;
+    for (let k = 0; k < nodes; k++) {
+      while (k >= nodesFor(L)) L++;
+      let s = start[k + 1] - start[k];
+      if (L < depth) {
+        const side = 1 << L, local = k - nodesFor(L - 1), iy = Math.floor(local / side), ix = local % side, coff = nodesFor(L);
+        for (let q = 0; q < 4; q++) s += sub[coff + (2 * iy + (q >> 1)) * 2 * side + 2 * ix + (q & 1)];
+      }
+      if (s !== sub[k]) bad(`node ${k} counts ${sub[k]} instances in its subtree, found ${s}`);
+    }
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  private buildIfDirty(): void {
+    if (this.dirty) this.build();
+  }
+
+  private checkPrefab(method: string, prefab: number): void {
+    if (!Number.isInteger(prefab) || prefab < 0 || prefab >= this.prefabs) {
+      throw new HitcoreError("UNKNOWN_PREFAB", `${method}: ${describe(prefab)} is not a prefab of this level (it has ${this.prefabs}). Use an id returned by addPrefab.`);
+    }
+  }
+
+  private checkInstance(method: string, i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.instances) {
+      throw new HitcoreError("UNKNOWN_INSTANCE", `${method}: ${describe(i)} is not an instance of this level (it has ${this.instances}). Use an index returned by addInstance.`);
+    }
+  }
+
+  private checkCharacter(method: string, c: number): void {
+    if (!Number.isInteger(c) || c < 0 || c >= this.chars || this.i32(RH_CKIND)[c] === CHAR_NONE) {
+      throw new HitcoreError("UNKNOWN_CHARACTER", `${method}: ${describe(c)} is not a live character slot. Use a slot returned by addCharacter that was not removed.`);
+    }
+  }
+
+  private writeConfig(): void {
+    const hf = this.hdrF();
+    for (const [name, field] of CONFIG_FIELDS) hf[field] = this.config[name];
+    this.hdr()[RC_GRACE_FRAMES] = this.config.graceFrames;
+  }
+
+  private ensure(need: Partial<Caps>): void {
+    let grow = false;
+    const next = { ...this.caps };
+    for (const key of Object.keys(need) as (keyof Caps)[]) {
+      let c = next[key];
+      while (c < need[key]!) { c *= 2; grow = true; }
+      next[key] = c;
+    }
+    if (grow) this.relayout(next);
+  }
+
+  /** Lays the regions out for the capacities; existing data moves with its region. */
+  private relayout(caps: Caps): void {
+    const base = this.kernel.arenaBase();
+    const offsets = new Int32Array(REGIONS.length), sizes = new Int32Array(REGIONS.length);
+    let at = align16(base);
+    for (let r = 0; r < REGIONS.length; r++) {
+      const [, bytes, key, extra] = REGIONS[r];
+      offsets[r] = at;
+      sizes[r] = bytes * ((key ? caps[key] : 0) + extra);
+      at = align16(at + sizes[r]);
+    }
+    const have = this.memory.buffer.byteLength;
+    if (at > have) this.memory.grow(Math.ceil((at - have) / PAGE));
+    const first = this.buffer === null && this.views.length === 0;
+    if (!first) {
+      const bytes = new Uint8Array(this.memory.buffer);
+      // Capacities only grow, so no region moves down: copying from the last back never overwrites unmoved data.
+      for (let r = REGIONS.length - 1; r >= 0; r--) {
+        const from = this.offsets[r], to = offsets[r], keep = this.sizes[r];
+        bytes.copyWithin(to, from, from + keep);
+        bytes.fill(0, to + keep, to + sizes[r]);
+      }
+    }
+    this.caps = caps;
+    this.offsets = offsets;
+    this.sizes = sizes;
+    this.buffer = null;
+    this.refresh();
+    for (let r = 0; r < REGIONS.length; r++) this.header[REGIONS[r][0]] = offsets[r];
+  }
+
+  private refresh(): void {
+    const buf = this.memory.buffer;
+    if (buf === this.buffer) return;
+    this.buffer = buf;
+    this.header = new Int32Array(buf, RH, RH_FIELDS);
+    this.headerF = new Float32Array(buf, RH, RH_FIELDS);
+    this.views = REGIONS.map(([, bytes], r) => {
+      const o = this.offsets[r], s = this.sizes[r];
+      return bytes === 32 || REGIONS[r][0] === RH_CAST_OUT ? new Float64Array(buf, o, s >> 3) :
+        isFloatRegion(REGIONS[r][0]) ? new Float32Array(buf, o, s >> 2) : new Int32Array(buf, o, s >> 2);
+    });
+  }
+
+  // Only relayout grows this level's memory (the kernels never allocate), and it rebuilds the views:
+  // the accessors need no `memory.buffer` check, which costs a JS heap allocation per read in V8.
+  private hdr(): Int32Array { return this.header; }
+  private hdrF(): Float32Array { return this.headerF; }
+  private view(field: number): Float32Array | Int32Array | Float64Array {
+    return this.views[REGION_INDEX[field]];
+  }
+  private f32(field: number): Float32Array { return this.view(field) as Float32Array; }
+  private i32(field: number): Int32Array { return this.view(field) as Int32Array; }
+  private f64(field: number): Float64Array { return this.view(field) as Float64Array; }
+}
+
+const FLOAT_REGIONS = [RH_PREFAB_BOX, RH_RECTS, RH_INST_X, RH_INST_Y, RH_CX, RH_CY, RH_CW, RH_CH, RH_CVX, RH_CVY, RH_PX, RH_PY, RH_PVX, RH_PVY, RH_PR];
+function isFloatRegion(field: number): boolean {
+  return FLOAT_REGIONS.includes(field);
+}
+const REGION_INDEX: number[] = [];
+REGIONS.forEach(([field], r) => { REGION_INDEX[field] = r; });
+
+/** The smallest f32 above v (v is finite and its f32 rounding fell below it). */
+function nextUp(v: number): number {
+  const f = new Float32Array([v]);
+  const u = new Uint32Array(f.buffer);
+  if (f[0] < v) u[0] += f[0] >= 0 ? 1 : -1;
+  return f[0];
+}
+
+// ---- validation: fail fast, with the fix in the message --------------------------------------
+
+function checkCoord(method: string, name: string, v: number): void {
+  if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
+    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD}, got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
+  }
+}
+
+function checkSize(method: string, name: string, v: number): void {
+  checkCoord(method, name, v);
+  if (v < 0) {
+    throw new HitcoreError("NEGATIVE_SIZE", `${method}: ${name} must be >= 0, got ${v}. Pass the absolute size and move x/y to the top-left corner.`);
+  }
+}
+
+function checkBox(method: string, x0: number, y0: number, x1: number, y1: number): void {
+  checkCoord(method, "x0", x0); checkCoord(method, "y0", y0); checkCoord(method, "x1", x1); checkCoord(method, "y1", y1);
+  if (x1 < x0 || y1 < y0) {
+    throw new HitcoreError("NEGATIVE_SIZE", `${method}: the box (${x0}, ${y0})-(${x1}, ${y1}) has x1 < x0 or y1 < y0. Pass the top-left corner first.`);
+  }
+}
+
+function checkMotion(method: string, x: number, y: number, dx: number, dy: number): void {
+  checkCoord(method, "x", x); checkCoord(method, "y", y); checkCoord(method, "dx", dx); checkCoord(method, "dy", dy);
+}
+
+function checkSearch(method: string, v: number): number {
+  if (v !== SEARCH_TREE && v !== SEARCH_BOXES && v !== SEARCH_FLAT) {
+    throw new HitcoreError("INVALID_OPTION", `${method}: search must be SEARCH_TREE (2), SEARCH_BOXES (1) or SEARCH_FLAT (0), got ${describe(v)}.`);
+  }
+  return v;
+}
+
+function checkCount(name: string, v: number, min: number): number {
+  if (!Number.isInteger(v) || v < min || v > 1 << 24) {
+    throw new HitcoreError("INVALID_OPTION", `${name} must be an integer in [${min}, 2^24], got ${describe(v)}.`);
+  }
+  return v;
+}
+
+function checkConfig(c: CharacterConfig): CharacterConfig {
+  for (const [name] of CONFIG_FIELDS) {
+    const v = c[name];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 1e6) {
+      throw new HitcoreError("INVALID_OPTION", `character.${name} must be a finite number in [0, 1e6], got ${describe(v)}.`);
+    }
+  }
+  if (!Number.isInteger(c.graceFrames) || c.graceFrames < 0 || c.graceFrames > 1e6) {
+    throw new HitcoreError("INVALID_OPTION", `character.graceFrames must be an integer >= 0, got ${describe(c.graceFrames)}.`);
+  }
+  return c;
+}
+
+function checkCharacterSize(method: string, w: number, h: number, c: CharacterConfig): void {
+  if (!(h > c.sensorTop + c.stepHeight) || !(h >= c.sensorBottom) || !(w > 2 * c.inset)) {
+    throw new HitcoreError("INVALID_CHARACTER", `${method}: a ${w} x ${h} character cannot hold its sensors: it needs height > sensorTop + stepHeight (${c.sensorTop} + ${c.stepHeight}), height >= sensorBottom (${c.sensorBottom}) and width > 2 x inset (${2 * c.inset}). Make it larger or change the character config.`);
+  }
+}

@@ -1,0 +1,302 @@
+// The rectangle-level demo: a level built from prefab pieces (stairs, lumpy land, poles, floors),
+// a playable four-sensor character and walking enemies stepped in one call per frame, the
+// quadtree culling what is drawn, and a fast ball between thin paddles moved by the
+// anti-tunneling projectile step. Publishes window.__hitcoreRects for tests/rect_level_browser.test.ts.
+import wasmUrl from "../dist/hitcore.wasm?url";
+import { lumpyRects, poleRects, stairsRects } from "../bench/rect_scene.js";
+import {
+  CHAR_ENEMY, CHAR_PLAYER, createRectLevel, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, ST_GROUNDED, ST_STOMPED,
+  ST_WALL_LEFT, ST_WALL_RIGHT, type Backend, type CharacterConfig, type RectLevel,
+} from "../bindings/browser.js";
+import { SampleWindow } from "./samples.js";
+
+/** What the page publishes for the browser test and the devtools console. */
+export interface RectsProbe {
+  ready: boolean;
+  backend: string;
+  frames: number;
+  /** Median ms of the frame's collision calls (stepCharacters + moveProjectiles) over the last second. */
+  collisionMs: number;
+  renderMs: number;
+  fps: number;
+  totalInstances: number;
+  /** Instances the culling query found on screen, and what that query tested. */
+  visibleInstances: number;
+  cullNodeSteps: number;
+  cullInstanceTests: number;
+  /** What the last character step tested. */
+  stepRectTests: number;
+  playerX: number;
+  playerY: number;
+  grounded: boolean;
+  stomps: number;
+  ballBounces: number;
+  /** Frames on which the ball was found outside its box (must stay 0). */
+  ballEscapes: number;
+  ballSpeed: number;
+  errors: string[];
+}
+
+declare global {
+  interface Window {
+    __hitcoreRects?: RectsProbe;
+  }
+}
+
+const W = 960;
+const H = 600;
+const GROUND = 560;
+const LEVEL_W = 8000;
+const BOX = { x0: -420, y0: 150, x1: -40, y1: 450 }; // the ball's box, inside its 2 px walls
+const BALL_R = 4;
+const BALL_SPEED = 140; // per frame: 70 times the paddles' thickness
+const HUD_INTERVAL_MS = 250;
+const MAX_ERRORS = 50;
+
+const canvas = element("view", HTMLCanvasElement);
+const hud = element("hud", HTMLElement);
+const backendInput = element("backend", HTMLSelectElement);
+const treeInput = element("tree", HTMLInputElement);
+const sensorsInput = element("sensors", HTMLInputElement);
+const ctx = canvas.getContext("2d", { alpha: false });
+if (!ctx) throw new Error("demo: this browser has no 2D canvas context");
+
+const probe: RectsProbe = {
+  ready: false, backend: "", frames: 0, collisionMs: NaN, renderMs: NaN, fps: 0, totalInstances: 0, visibleInstances: 0,
+  cullNodeSteps: 0, cullInstanceTests: 0, stepRectTests: 0, playerX: 0, playerY: 0, grounded: false, stomps: 0,
+  ballBounces: 0, ballEscapes: 0, ballSpeed: BALL_SPEED, errors: [],
+};
+window.__hitcoreRects = probe;
+window.addEventListener("error", (e) => recordError(e.error ?? e.message));
+window.addEventListener("unhandledrejection", (e) => recordError(e.reason));
+
+const collisionTimes = new SampleWindow();
+const renderTimes = new SampleWindow();
+const frameTimes = new SampleWindow();
+const keys = { left: false, right: false, jump: false };
+const box = new Float64Array(4);
+const rect = new Float64Array(4);
+const stepStats = new Int32Array(5);
+const cullStats = new Int32Array(5);
+
+interface Sim { level: RectLevel; player: number; enemies: number[]; spawns: number[]; cfg: Readonly<CharacterConfig> }
+let sim: Sim | null = null;
+let generation = 0;
+let nextHud = 0;
+
+const params = new URLSearchParams(location.search);
+backendInput.value = params.get("backend") === "js" ? "js" : "wasm";
+backendInput.addEventListener("change", () => {
+  history.replaceState(null, "", `?backend=${backendInput.value}`);
+  void start(backendInput.value === "js" ? "js" : "wasm");
+});
+window.addEventListener("keydown", (e) => setKey(e.code, true, e));
+window.addEventListener("keyup", (e) => setKey(e.code, false, e));
+void start(backendInput.value === "js" ? "js" : "wasm");
+requestAnimationFrame(frame);
+
+function setKey(code: string, down: boolean, e: KeyboardEvent): void {
+  if (code === "ArrowLeft" || code === "KeyA") keys.left = down;
+  else if (code === "ArrowRight" || code === "KeyD") keys.right = down;
+  else if (code === "Space" || code === "ArrowUp" || code === "KeyW") { if (down && !e.repeat) keys.jump = true; }
+  else return;
+  e.preventDefault();
+}
+
+/** The level: floors, hills of stairs and mirrored stairs, lumpy land, poles, ledges, end walls, the ball's box. */
+function buildLevel(level: RectLevel): void {
+  const floor = level.addPrefab([0, 0, 256, 40]);
+  const stairs = level.addPrefab(stairsRects());
+  const lumpy = level.addPrefab(lumpyRects());
+  const pole = level.addPrefab(poleRects());
+  const ledge = level.addPrefab([0, 0, 128, 16]);
+  const wall = level.addPrefab([0, 0, 16, 700]);
+  const paddle = level.addPrefab([0, 0, 2, BOX.y1 - BOX.y0 + 4]);
+  const rail = level.addPrefab([0, 0, BOX.x1 - BOX.x0 + 4, 2]);
+  for (let x = -512; x < LEVEL_W; x += 256) level.addInstance(floor, x, GROUND);
+  level.addInstance(wall, -16 - 512, -100);
+  level.addInstance(wall, LEVEL_W, -100);
+  for (let k = 0; k < 24; k++) {
+    const x = 400 + k * 320;
+    switch (k % 4) {
+      case 0: level.addInstance(stairs, x, GROUND - 96); level.addInstance(stairs, x + 128, GROUND - 96, MIRROR_X); break;
+      case 1: level.addInstance(lumpy, x, GROUND - 24); level.addInstance(ledge, x + 40, GROUND - 150); break;
+      case 2: level.addInstance(pole, x + 60, GROUND - 64); level.addInstance(pole, x + 160, GROUND - 64); break;
+      default: level.addInstance(ledge, x, GROUND - 90); level.addInstance(ledge, x + 120, GROUND - 170); break;
+    }
+  }
+  level.addInstance(paddle, BOX.x0 - 2, BOX.y0 - 2);
+  level.addInstance(paddle, BOX.x1, BOX.y0 - 2);
+  level.addInstance(rail, BOX.x0 - 2, BOX.y0 - 2);
+  level.addInstance(rail, BOX.x0 - 2, BOX.y1);
+  level.build();
+}
+
+async function start(backend: Backend): Promise<void> {
+  const mine = ++generation;
+  probe.ready = false;
+  hud.textContent = `creating a ${backend} level…`;
+  try {
+    const level = await createRectLevel({ backend, wasm: wasmUrl, projectileCapacity: 1 });
+    if (mine !== generation) return;
+    buildLevel(level);
+    const player = level.addCharacter(100, GROUND - 40, 20, 40, CHAR_PLAYER);
+    const spawns = [700, 1300, 1950, 2600, 3300, 4100];
+    const enemies = spawns.map((x) => level.addCharacter(x, GROUND - 40, 22, 36, CHAR_ENEMY));
+    enemies.forEach((e, k) => { level.charInput[e] = k % 2 ? IN_LEFT : IN_RIGHT; });
+    const angle = 0.35;
+    level.projX[0] = (BOX.x0 + BOX.x1) / 2; level.projY[0] = (BOX.y0 + BOX.y1) / 2; level.projR[0] = BALL_R;
+    level.projVX[0] = Math.cos(angle) * BALL_SPEED; level.projVY[0] = Math.sin(angle) * BALL_SPEED;
+    sim = { level, player, enemies, spawns, cfg: level.characterConfig };
+  } catch (err) {
+    if (mine === generation) sim = null;
+    recordError(err);
+    return;
+  }
+  collisionTimes.clear(); renderTimes.clear(); frameTimes.clear();
+  Object.assign(probe, { ready: true, backend, frames: 0, stomps: 0, ballBounces: 0, ballEscapes: 0, totalInstances: sim.level.instanceCount });
+  nextHud = 0;
+}
+
+function frame(now: number): void {
+  requestAnimationFrame(frame);
+  const s = sim;
+  if (s === null) return;
+  try {
+    const { level, player } = s;
+    level.charInput[player] = (keys.left ? IN_LEFT : 0) | (keys.right ? IN_RIGHT : 0) | (keys.jump ? IN_JUMP : 0);
+    keys.jump = false;
+    // Enemies walk until a wall turns them round.
+    const state = level.charState, input = level.charInput;
+    for (const e of s.enemies) {
+      if (state[e] & ST_WALL_RIGHT) input[e] = IN_LEFT;
+      else if (state[e] & ST_WALL_LEFT) input[e] = IN_RIGHT;
+    }
+
+    // The measured collision work: one batched step for every character, one projectile call.
+    const t0 = performance.now();
+    const stomps = level.stepCharacters();
+    level.statsInto(stepStats);
+    const bounced = level.moveProjectiles(1);
+    const t1 = performance.now();
+
+    probe.stomps += stomps;
+    for (let k = 0; k < s.enemies.length; k++) {
+      if (level.charState[s.enemies[k]] & ST_STOMPED) level.placeCharacter(s.enemies[k], s.spawns[k] + 400, GROUND - 200);
+    }
+    probe.ballBounces += bounced;
+    const bx = level.projX[0], by = level.projY[0];
+    if (!(bx > BOX.x0 && bx < BOX.x1 && by > BOX.y0 && by < BOX.y1)) probe.ballEscapes++;
+
+    const px = level.charX[player];
+    const camX = Math.max(-560, Math.min(LEVEL_W + 16 - W, px - W / 2));
+    const r0 = performance.now();
+    const visible = level.queryBox(camX, 0, camX + W, H);
+    level.statsInto(cullStats);
+    draw(level, s, camX, visible);
+    const r1 = performance.now();
+
+    collisionTimes.push(now, t1 - t0);
+    renderTimes.push(now, r1 - r0);
+    frameTimes.push(now, 0);
+    probe.frames++;
+    probe.collisionMs = collisionTimes.median();
+    probe.renderMs = renderTimes.median();
+    probe.fps = frameTimes.rate();
+    probe.visibleInstances = visible;
+    probe.cullNodeSteps = cullStats[0];
+    probe.cullInstanceTests = cullStats[1];
+    probe.stepRectTests = stepStats[2];
+    probe.playerX = px;
+    probe.playerY = level.charY[player];
+    probe.grounded = (level.charState[player] & ST_GROUNDED) !== 0;
+    if (now >= nextHud) {
+      nextHud = now + HUD_INTERVAL_MS;
+      showHud(level);
+    }
+  } catch (err) {
+    sim = null;
+    probe.ready = false;
+    recordError(err);
+  }
+}
+
+function draw(level: RectLevel, s: Sim, camX: number, visible: number): void {
+  const g = ctx!;
+  g.fillStyle = "#0c0c14";
+  g.fillRect(0, 0, W, H);
+  g.save();
+  g.translate(-Math.round(camX), 0);
+  if (treeInput.checked) {
+    const boxes = level.nodeBoxes, counts = level.nodeCounts, n = level.nodeCount;
+    g.strokeStyle = "rgba(90, 140, 255, 0.35)";
+    g.lineWidth = 1;
+    for (let k = 0; k < n; k++) {
+      if (counts[k] === 0 || boxes[4 * k + 2] < camX || boxes[4 * k] > camX + W) continue;
+      g.strokeRect(boxes[4 * k], boxes[4 * k + 1], boxes[4 * k + 2] - boxes[4 * k], boxes[4 * k + 3] - boxes[4 * k + 1]);
+    }
+  }
+  // Only what the culling query found: master boxes faintly, collision rects solid.
+  const found = level.results;
+  for (let k = 0; k < visible; k++) {
+    const i = found[k];
+    level.instanceBox(i, box);
+    g.strokeStyle = "rgba(255, 255, 255, 0.12)";
+    g.strokeRect(box[0], box[1], box[2] - box[0], box[3] - box[1]);
+    g.fillStyle = "#4d6b4a";
+    for (let r = 0, m = level.instanceRectCount(i); r < m; r++) {
+      level.worldRect(i, r, rect);
+      g.fillRect(rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]);
+    }
+  }
+  // Characters, and their four sensors.
+  const cfg = s.cfg;
+  for (let c = 0; c < level.characterCount; c++) {
+    if (level.charKind[c] === 0) continue;
+    const x = level.charX[c], y = level.charY[c], w = level.charW[c], h = level.charH[c];
+    g.fillStyle = c === s.player ? "#f2c14e" : "#d9534f";
+    g.fillRect(x, y, w, h);
+    if (sensorsInput.checked) {
+      g.lineWidth = 1;
+      g.strokeStyle = "#ff4d4d"; g.strokeRect(x, y + cfg.sensorTop, w / 2, h - cfg.sensorTop - cfg.stepHeight);
+      g.strokeStyle = "#4d7dff"; g.strokeRect(x + w / 2, y + cfg.sensorTop, w / 2, h - cfg.sensorTop - cfg.stepHeight);
+      g.strokeStyle = "#4dff88"; g.strokeRect(x + cfg.inset, y, w - 2 * cfg.inset, cfg.sensorTop);
+      g.strokeStyle = "#ffe14d"; g.strokeRect(x + cfg.inset, y + h - cfg.sensorBottom, w - 2 * cfg.inset, cfg.sensorBottom);
+    }
+  }
+  // The ball.
+  g.fillStyle = "#ffffff";
+  g.beginPath();
+  g.arc(level.projX[0], level.projY[0], BALL_R, 0, 2 * Math.PI);
+  g.fill();
+  g.restore();
+}
+
+function showHud(level: RectLevel): void {
+  const p = probe;
+  const lines = [
+    `fps        ${p.fps.toFixed(1)}`,
+    `collision  ${p.collisionMs.toFixed(3)} ms  stepCharacters + moveProjectiles, median 1 s`,
+    `render     ${p.renderMs.toFixed(2)} ms`,
+    `culling    ${p.visibleInstances} of ${p.totalInstances} pieces on screen: ${p.cullNodeSteps} node steps, ${p.cullInstanceTests} boxes tested`,
+    `step       ${p.stepRectTests} sensor-rect tests for ${level.characterCount} characters`,
+    `player     ${p.grounded ? "grounded" : "airborne"}, grace ${level.charGrace[0]}, stomps ${p.stomps}`,
+    `ball       ${p.ballSpeed} px/frame, ${p.ballBounces} bounces, ${p.ballEscapes} escapes`,
+    `backend    ${p.backend}${p.backend === "wasm" ? "" : " (TS baseline)"}`,
+  ];
+  if (!crossOriginIsolated) lines.push("timers     coarse (page not cross-origin isolated)");
+  hud.textContent = lines.join("\n");
+}
+
+function recordError(err: unknown): void {
+  const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  if (probe.errors.length < MAX_ERRORS) probe.errors.push(message);
+  console.error("hitcore demo:", err);
+  hud.textContent = `error: ${message}`;
+}
+
+function element<T extends HTMLElement>(id: string, type: new () => T): T {
+  const el = document.getElementById(id);
+  if (!(el instanceof type)) throw new Error(`demo: #${id} is missing from rects.html or is not a ${type.name}`);
+  return el;
+}
