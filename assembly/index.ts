@@ -7,3 +7,4 @@ export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucke
 export function arenaBase(): i32 {
   return <i32>((__heap_base + 15) & ~15);
 }
+export { castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls";

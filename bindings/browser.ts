@@ -1,9 +1,11 @@
 // The browser (and worker) entry: the packaged core is streamed and compiled while it downloads.
 import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
+import { createPlatformsWith, type CreatePlatformsOptions, type Platforms } from "./platforms.js";
 
 export * from "./world.js";
 export * from "./primitives.js";
+export * from "./platforms.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
@@ -32,4 +34,9 @@ function load(source: WasmSource | undefined): Promise<WebAssembly.Module> {
 /** Creates a world. The wasm backend (default) fetches and compiles the core once per URL; `backend: "js"` needs no wasm. */
 export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
+}
+
+/** Creates surfaces, polyhedra and balls in one kernel. The wasm backend (default) fetches and compiles the core once per URL; `backend: "js"` needs no wasm. */
+export function createPlatforms(options: CreatePlatformsOptions = {}): Promise<Platforms> {
+  return createPlatformsWith(options, load);
 }

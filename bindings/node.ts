@@ -2,9 +2,11 @@
 import { readFile } from "node:fs/promises";
 import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
+import { createPlatformsWith, type CreatePlatformsOptions, type Platforms } from "./platforms.js";
 
 export * from "./world.js";
 export * from "./primitives.js";
+export * from "./platforms.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 let packaged: Promise<WebAssembly.Module> | null = null;
@@ -23,4 +25,9 @@ async function load(source: WasmSource | undefined): Promise<WebAssembly.Module>
 /** Creates a world. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
 export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
+}
+
+/** Creates surfaces, polyhedra and balls in one kernel. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
+export function createPlatforms(options: CreatePlatformsOptions = {}): Promise<Platforms> {
+  return createPlatformsWith(options, load);
 }
