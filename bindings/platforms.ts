@@ -225,7 +225,7 @@ export class Platforms {
   private pushSurface(x0: number, y0: number, x1: number, y1: number): void {
     const f = Math.fround;
     const dx = x1 - x0, dy = y1 - y0, len = Math.hypot(dx, dy);
-    const nx = f(-dy / len), ny = f(dx / len); // normalise (rotate90 (p1 - p0))
+    const nx = f(-dy / len) + 0, ny = f(dx / len) + 0; // normalise (rotate90 (p1 - p0)); + 0 drops -0
     const n0x = f(SQRT1_2 * (nx - ny)), n0y = f(SQRT1_2 * (nx + ny)); // rotate45 n
     const n1x = f(SQRT1_2 * (nx + ny)), n1y = f(SQRT1_2 * (ny - nx)); // rotate315 n
     this.surfRecords.push(nx, ny, f(nx * x1 + ny * y1), n0x, n0y, f(n0x * x0 + n0y * y0), n1x, n1y, f(n1x * x1 + n1y * y1),
@@ -262,7 +262,7 @@ export class Platforms {
       const ax = part[2 * i], ay = part[2 * i + 1];
       const bx = part[(2 * i + 2) % part.length], by = part[(2 * i + 3) % part.length];
       const len = Math.hypot(bx - ax, by - ay);
-      const nx = f((by - ay) / len), ny = f(-(bx - ax) / len); // right of a counter-clockwise edge: outward
+      const nx = f((by - ay) / len) + 0, ny = f(-(bx - ax) / len) + 0; // right of a counter-clockwise edge: outward; + 0 drops -0
       normals.push(nx, ny);
       this.halfspaceData.push(nx, ny, f(nx * ax + ny * ay), 0);
     }
@@ -301,7 +301,7 @@ export class Platforms {
     const f = Math.fround;
     for (let i = 0; i < halfspaces.length; i += 3) {
       const len = Math.hypot(halfspaces[i], halfspaces[i + 1]);
-      this.halfspaceData.push(f(halfspaces[i] / len), f(halfspaces[i + 1] / len), f(halfspaces[i + 2] / len), 0);
+      this.halfspaceData.push(f(halfspaces[i] / len) + 0, f(halfspaces[i + 1] / len) + 0, f(halfspaces[i + 2] / len) + 0, 0);
     }
     this.polyBoxes.push(NaN, NaN, NaN, NaN);
     this.polyStart.push(this.halfspaceData.length / HS_STRIDE);

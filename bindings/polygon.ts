@@ -85,9 +85,6 @@ export function cleanPolygon(method: string, points: ArrayLike<number>): CleanPo
   if (xs.length < 3) {
     fail("DEGENERATE_POLYGON", `${method}: the polygon has fewer than three distinct, non-collinear corners (${points.length / 2} points given). Give at least three corners that enclose an area.`);
   }
-  const area = signedArea2(xs, ys);
-  if (!(Math.abs(area) > 0)) fail("DEGENERATE_POLYGON", `${method}: the polygon encloses no area. Give corners that enclose an area.`);
-  if (area < 0) { xs = xs.reverse(); ys = ys.reverse(); }
   const n = xs.length;
   for (let i = 0; i < n; i++) {
     const i1 = (i + 1) % n;
@@ -99,6 +96,9 @@ export function cleanPolygon(method: string, points: ArrayLike<number>): CleanPo
       }
     }
   }
+  const area = signedArea2(xs, ys);
+  if (!(Math.abs(area) > 0)) fail("DEGENERATE_POLYGON", `${method}: the polygon encloses no area. Give corners that enclose an area.`);
+  if (area < 0) { xs = xs.reverse(); ys = ys.reverse(); }
   return { xs, ys };
 }
 
