@@ -82,3 +82,48 @@ export function randomBalls(n: number, seed: number, side: number, rMin = 4, rMa
   for (let i = 0; i < n; i++) out.push(rand() * side, rand() * side, rMin + rand() * (rMax - rMin));
   return out;
 }
+
+/** What PlatformRain drives: the part of the Platforms facade it uses. */
+interface RainTarget {
+  readonly ballCount: number;
+  readonly x: Float32Array;
+  readonly y: Float32Array;
+  readonly vx: Float32Array;
+  readonly vy: Float32Array;
+  addBall(x: number, y: number, radius?: number): number;
+}
+
+/**
+ * Rain over a level: n balls dropped from random points above the box (x0, y0)-(x1, y1) (y up);
+ * balls that fall below y0 start again from the top. Deterministic for a seed, so two backends
+ * stepping the same rain stay equal. Used by the benchmark and the demo pages' rain mode.
+ */
+export class PlatformRain {
+  private readonly rand: () => number;
+  readonly first: number;
+  readonly count: number;
+
+  constructor(private readonly p: RainTarget, n: number, private readonly box: readonly [number, number, number, number], seed = 1, rMin = 3, rMax = 6) {
+    this.rand = mulberry32(seed);
+    this.first = p.ballCount;
+    this.count = n;
+    const [x0, y0, x1, y1] = box;
+    for (let i = 0; i < n; i++) p.addBall(x0 + this.rand() * (x1 - x0), y0 + this.rand() * (y1 - y0), rMin + Math.round(this.rand() * 4 * (rMax - rMin)) / 4);
+  }
+
+  /** Restarts the balls that fell out of the level; returns how many. No allocation. */
+  recycle(): number {
+    const [x0, y0, x1, y1] = this.box;
+    const x = this.p.x, y = this.p.y, vx = this.p.vx, vy = this.p.vy;
+    let n = 0;
+    for (let i = this.first; i < this.first + this.count; i++) {
+      if (y[i] >= y0 - 50 && x[i] >= x0 - 200 && x[i] <= x1 + 200) continue;
+      x[i] = x0 + this.rand() * (x1 - x0);
+      y[i] = y1 + this.rand() * 50;
+      vx[i] = 0;
+      vy[i] = 0;
+      n++;
+    }
+    return n;
+  }
+}
