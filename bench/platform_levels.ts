@@ -113,13 +113,13 @@ export class PlatformRain {
 
   /** Restarts the balls that fell out of the level; returns how many. No allocation. */
   recycle(): number {
-    const [x0, y0, x1, y1] = this.box;
+    const x0 = this.box[0], y0 = this.box[1], x1 = this.box[2];
     const x = this.p.x, y = this.p.y, vx = this.p.vx, vy = this.p.vy;
     let n = 0;
     for (let i = this.first; i < this.first + this.count; i++) {
       if (y[i] >= y0 - 50 && x[i] >= x0 - 200 && x[i] <= x1 + 200) continue;
       x[i] = x0 + this.rand() * (x1 - x0);
-      y[i] = y1 + this.rand() * 50;
+      y[i] = this.box[3] + this.rand() * 50;
       vx[i] = 0;
       vy[i] = 0;
       n++;

@@ -81,22 +81,22 @@ export interface PlatformStats {
   cellSize: number;
 }
 
-/** The last cast's closest hit; one object, overwritten by every cast. */
+/** The last cast's closest hit: read-only properties over the kernel's header, valid until the next cast. */
 export interface CastHit {
   /** HIT_SURFACE, HIT_POLYHEDRON, or HIT_NONE after a miss. */
-  kind: number;
+  readonly kind: number;
   /** Surface or polyhedron id; -1 after a miss. */
-  id: number;
+  readonly id: number;
   /** Fraction of the path travelled before contact (1 after a miss). */
-  t: number;
+  readonly t: number;
   /** Distance travelled before contact. */
-  distance: number;
+  readonly distance: number;
   /** Centre of the circle (or the ray's point) at contact. */
-  x: number;
-  y: number;
+  readonly x: number;
+  readonly y: number;
   /** Unit normal of what was hit, pointing back at the caster. */
-  nx: number;
-  ny: number;
+  readonly nx: number;
+  readonly ny: number;
 }
 
 const PAGE = 65536;
@@ -168,8 +168,9 @@ export class Platforms {
   private _views: Float32Array[] = [];
   private _results = new Int32Array(0);
 
-  /** The last cast's hit (overwritten by each cast). */
-  readonly hit: CastHit = { kind: HIT_NONE, id: -1, t: 1, distance: 0, x: 0, y: 0, nx: 0, ny: 0 };
+  /** The last cast's hit: getters over the header (a double stored in an object field would be boxed on every cast). */
+  readonly hit: CastHit;
+  private readonly castLength = new Float64Array(1);
 
   /** Use createPlatforms() from the package entry; this constructor takes an instantiated kernel. */
   constructor(kernel: PlatformsKernel, backend: Backend, options: PlatformsOptions = {}) {
@@ -185,6 +186,21 @@ export class Platforms {
     this.memory = kernel.memory;
     this.base = kernel.arenaBase();
     this.relayout(this.ballCap);
+    this.header[C_ID] = -1;
+    this.headerF[C_T] = 1;
+    const int = (field: number) => { this.refresh(); return this.header[field]; };
+    const real = (field: number) => { this.refresh(); return this.headerF[field]; };
+    const length = this.castLength;
+    this.hit = {
+      get kind() { return int(C_KIND); },
+      get id() { return int(C_ID); },
+      get t() { return real(C_T); },
+      get distance() { return real(C_T) * length[0]; },
+      get x() { return real(C_X); },
+      get y() { return real(C_Y); },
+      get nx() { return real(C_NX); },
+      get ny() { return real(C_NY); },
+    };
   }
 
   // ---- the level ----------------------------------------------------------------------------
@@ -487,18 +503,9 @@ export class Platforms {
     checkCoord("cast", "y1", y1);
     this.checkRadius("cast", r);
     this.ensureIndex();
-    const found = this.kernel.castSegment(x0, y0, x1, y1, r, !!surfaces, !!polyhedra) !== 0;
-    this.refresh();
-    const h = this.header, f = this.headerF, hit = this.hit;
-    hit.kind = h[C_KIND];
-    hit.id = h[C_ID];
-    hit.t = f[C_T];
-    hit.distance = hit.t * Math.hypot(x1 - x0, y1 - y0);
-    hit.x = f[C_X];
-    hit.y = f[C_Y];
-    hit.nx = f[C_NX];
-    hit.ny = f[C_NY];
-    return found;
+    const dx = x1 - x0, dy = y1 - y0;
+    this.castLength[0] = Math.sqrt(dx * dx + dy * dy); // not Math.hypot: it allocates per call
+    return this.kernel.castSegment(x0, y0, x1, y1, r, !!surfaces, !!polyhedra) !== 0;
   }
 
   /** What the last call visited, and the grid's shape. */
@@ -576,7 +583,7 @@ export class Platforms {
 
   private writeHeader(): void {
     const h = this.header, f = this.headerF, o = this.offsets, ix = this.index!;
-    h.fill(0);
+    h.fill(0, 0, S_CANDIDATES); // the stats and the last cast survive a relayout
     h[P_SURFACES] = o[0];
     h[P_SURF_COUNT] = this.surfaceCount;
     h[P_HALFSPACES] = o[1];

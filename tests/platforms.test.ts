@@ -3,7 +3,7 @@
 // agree exactly on seeded random levels, hard cases included; the seeds' own levels are fixtures.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { EG_DATA, EG_LEVEL, randomConvex, randomPolygons, randomSurfaces } from "../bench/platform_levels.js";
+import { EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces } from "../bench/platform_levels.js";
 import { mulberry32 } from "../bench/scene.js";
 import { createPlatforms, HitcoreError, PLATFORMER, type CreatePlatformsOptions, type Platforms } from "../bindings/node.js";
 import { signedArea2 } from "../bindings/polygon.js";
@@ -433,6 +433,34 @@ describe("the batch step at the seeds' speeds", () => {
       expect(p.y[big]).toBe(0);
       expect(p.y[good]).toBeLessThan(0);
     }
+  });
+});
+
+describe("the frame loop", () => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  // The wasm path, as tests/allocation.test.ts measures the grid's. (The TS baseline's step was
+  // measured at about 230 bytes per 2,000-ball step: a few doubles V8 boxes between its methods.)
+  it.runIf(gc !== undefined)("the wasm path allocates no JS heap per step, query or cast, and memory stays flat", async () => {
+    const p = await platforms("wasm", { ballCapacity: 2000 });
+    p.addSurfaces(EG_LEVEL);
+    for (const poly of EG_DATA) p.addPolygon(poly.map((v, i) => (i % 2 ? v - 250 : v - 480)));
+    const rain = new PlatformRain(p, 2000, [-400, -250, 400, 300], 3);
+    const frame = () => {
+      p.step(1 / 60);
+      p.touchingSurfaces(0, -240, 10);
+      p.polyhedraAt(0, -200, 5);
+      p.cast(0, 300, 10, -300, 5);
+    };
+    for (let f = 0; f < 3000; f++) { frame(); rain.recycle(); } // until V8 has tiered every path up
+    const buffer = p.x.buffer;
+    gc!();
+    const perFrame = [0, 1, 2].map(() => {
+      const before = process.memoryUsage().heapUsed;
+      for (let f = 0; f < 2000; f++) frame();
+      return (process.memoryUsage().heapUsed - before) / 2000;
+    });
+    expect(Math.min(...perFrame)).toBeLessThan(2);
+    expect(p.x.buffer).toBe(buffer); // no memory growth: the views were not replaced
   });
 });
 

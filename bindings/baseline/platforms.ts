@@ -23,15 +23,11 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
   private i32 = new Int32Array(0);
 
   // The ball being resolved, the counters of the current call, the best hit of the current cast.
-  private bx = 0;
-  private by = 0;
-  private bvx = 0;
-  private bvy = 0;
+  // Doubles live in typed arrays: a double stored in an object field is boxed on every write.
+  private readonly ball = new Float64Array(4); // x, y, vx, vy
+  private readonly best = new Float64Array(3); // t, nx, ny of the best hit of the current cast
   private candidates = 0;
   private contacts = 0;
-  private castT = Infinity;
-  private castNX = 0;
-  private castNY = 0;
   private castKind = 0;
   private castId = 0;
 
@@ -49,14 +45,6 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
       this.f32 = new Float32Array(this.buffer);
       this.i32 = new Int32Array(this.buffer);
     }
-  }
-
-  private ph(field: number): number {
-    return this.i32[HDR + field];
-  }
-
-  private phF(field: number): number {
-    return this.f32[HDR + field];
   }
 
   private cellAt(x: number, y: number): number {
@@ -96,7 +84,7 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
     const starts = i32[HDR + P_SURF_CELLS] >> 2, items = i32[HDR + P_SURF_ITEMS] >> 2;
     const surf = i32[HDR + P_SURFACES] >> 2;
     const s0 = i32[starts + cell];
-    const px = this.bx, py = this.by;
+    const px = this.ball[0], py = this.ball[1];
     for (let j = i32[starts + cell + 1] - 1; j >= s0; j--) {
       const s = i32[items + j];
       this.candidates++;
@@ -104,18 +92,18 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
         this.contacts++;
         const p = surf + s * SURF_STRIDE;
         const nx = f32[p], ny = f32[p + 1];
-        const vn = this.bvx * nx + this.bvy * ny;
+        const vn = this.ball[2] * nx + this.ball[3] * ny;
         if (vn <= 0) {
-          this.bvx = this.bvx - vn * nx;
-          this.bvy = this.bvy - vn * ny;
+          this.ball[2] = this.ball[2] - vn * nx;
+          this.ball[3] = this.ball[3] - vn * ny;
         }
       }
     }
   }
 
   private offerHit(t: number, nx: number, ny: number, kind: number, id: number): void {
-    if (t < this.castT || (t === this.castT && (kind < this.castKind || (kind === this.castKind && id < this.castId)))) {
-      this.castT = t; this.castNX = nx; this.castNY = ny; this.castKind = kind; this.castId = id;
+    if (t < this.best[0] || (t === this.best[0] && (kind < this.castKind || (kind === this.castKind && id < this.castId)))) {
+      this.best[0] = t; this.best[1] = nx; this.best[2] = ny; this.castKind = kind; this.castId = id;
     }
   }
 
@@ -174,7 +162,7 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
     let h = hs + i32[starts + k] * HS_STRIDE;
     const last = hs + i32[starts + k + 1] * HS_STRIDE;
     if (h >= last) return false;
-    const px = this.bx, py = this.by;
+    const px = this.ball[0], py = this.ball[1];
     let best = -Infinity, bx = 0, by = 0;
     for (; h < last; h += HS_STRIDE) {
       const nx = f32[h], ny = f32[h + 1];
@@ -183,27 +171,27 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
       if (dist >= best) { best = dist; bx = nx; by = ny; }
     }
     this.contacts++;
-    const vn = bx * this.bvx + by * this.bvy;
+    const vn = bx * this.ball[2] + by * this.ball[3];
     if (vn <= 0) {
-      this.bvx = this.bvx - vn * bx;
-      this.bvy = this.bvy - vn * by;
+      this.ball[2] = this.ball[2] - vn * bx;
+      this.ball[3] = this.ball[3] - vn * by;
     }
-    this.bx = px - best * bx;
-    this.by = py - best * by;
+    this.ball[0] = px - best * bx;
+    this.ball[1] = py - best * by;
     return true;
   }
 
   private foldPolyhedra(r: number): void {
     const i32 = this.i32;
     const starts = i32[HDR + P_POLY_CELLS] >> 2, items = i32[HDR + P_POLY_ITEMS] >> 2;
-    let cell = this.cellAt(this.bx, this.by);
+    let cell = this.cellAt(this.ball[0], this.ball[1]);
     let s0 = i32[starts + cell];
     let j = i32[starts + cell + 1] - 1;
     while (j >= s0) {
       const k = i32[items + j];
       this.candidates++;
       if (this.deflectPolyhedron(k, r)) {
-        const moved = this.cellAt(this.bx, this.by);
+        const moved = this.cellAt(this.ball[0], this.ball[1]);
         if (moved !== cell) {
           cell = moved;
           s0 = i32[starts + cell];
@@ -256,7 +244,7 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
     const n = i32[HDR + P_BALL_COUNT];
     const xp = i32[HDR + P_BX] >> 2, yp = i32[HDR + P_BY] >> 2, vxp = i32[HDR + P_BVX] >> 2, vyp = i32[HDR + P_BVY] >> 2;
     const axp = i32[HDR + P_BAX] >> 2, ayp = i32[HDR + P_BAY] >> 2, rp = i32[HDR + P_BR] >> 2;
-    const resX = this.phF(P_RES_X), resY = this.phF(P_RES_Y), maxR = this.phF(P_GRID_RADIUS);
+    const resX = f32[HDR + P_RES_X], resY = f32[HDR + P_RES_Y], maxR = f32[HDR + P_GRID_RADIUS];
     const exact = i32[HDR + P_EXACT] !== 0;
     const maxSub = Math.max(i32[HDR + P_MAX_SUBSTEPS], 1);
     let substeps = 0, skipped = 0;
@@ -287,18 +275,18 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
         }
       }
       const h = dt / steps;
-      this.bx = x; this.by = y; this.bvx = vx; this.bvy = vy;
+      this.ball[0] = x; this.ball[1] = y; this.ball[2] = vx; this.ball[3] = vy;
       for (let s = 0; s < steps; s++) {
-        this.foldSurfaces(this.cellAt(this.bx, this.by), r, exact);
+        this.foldSurfaces(this.cellAt(this.ball[0], this.ball[1]), r, exact);
         this.foldPolyhedra(r);
-        this.bx = this.bx + h * this.bvx;
-        this.by = this.by + h * this.bvy;
+        this.ball[0] = this.ball[0] + h * this.ball[2];
+        this.ball[1] = this.ball[1] + h * this.ball[3];
       }
       substeps += steps;
-      f32[xp + i] = this.bx;
-      f32[yp + i] = this.by;
-      f32[vxp + i] = this.bvx;
-      f32[vyp + i] = this.bvy;
+      f32[xp + i] = this.ball[0];
+      f32[yp + i] = this.ball[1];
+      f32[vxp + i] = this.ball[2];
+      f32[vyp + i] = this.ball[3];
     }
     i32[HDR + S_CANDIDATES] = this.candidates;
     i32[HDR + S_CONTACTS] = this.contacts;
@@ -372,12 +360,12 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
   castSegment(x0: number, y0: number, x1: number, y1: number, r: number, surfaces: boolean, polyhedra: boolean): number {
     this.views();
     this.candidates = 0;
-    this.castT = Infinity; this.castNX = 0; this.castNY = 0; this.castKind = 0; this.castId = 0;
+    this.best[0] = Infinity; this.best[1] = 0; this.best[2] = 0; this.castKind = 0; this.castId = 0;
     const i32 = this.i32, f32 = this.f32;
     const dx = x1 - x0, dy = y1 - y0;
     if (dx !== 0 || dy !== 0) {
       const cols = i32[HDR + P_GRID_COLS], rows = i32[HDR + P_GRID_ROWS];
-      const ox = this.phF(P_GRID_OX), oy = this.phF(P_GRID_OY), inv = this.phF(P_GRID_INV);
+      const ox = f32[HDR + P_GRID_OX], oy = f32[HDR + P_GRID_OY], inv = f32[HDR + P_GRID_INV];
       const c0 = spanOf(Math.min(x0, x1), ox, inv, cols), c1 = spanOf(Math.max(x0, x1), ox, inv, cols);
       const r0 = spanOf(Math.min(y0, y1), oy, inv, rows), r1 = spanOf(Math.max(y0, y1), oy, inv, rows);
       if (c0 < 0 || r0 < 0 || c1 >= cols || r1 >= rows) this.castCell(cols * rows, x0, y0, dx, dy, r, surfaces, polyhedra);
@@ -388,13 +376,13 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
     }
     i32[HDR + S_CANDIDATES] = this.candidates;
     const hit = this.castKind !== HIT_NONE;
-    const t = hit ? this.castT : 1;
+    const t = hit ? this.best[0] : 1;
     i32[HDR + S_CONTACTS] = hit ? 1 : 0;
     f32[HDR + C_T] = t;
     f32[HDR + C_X] = x0 + t * dx;
     f32[HDR + C_Y] = y0 + t * dy;
-    f32[HDR + C_NX] = this.castNX;
-    f32[HDR + C_NY] = this.castNY;
+    f32[HDR + C_NX] = this.best[1];
+    f32[HDR + C_NY] = this.best[2];
     i32[HDR + C_KIND] = this.castKind;
     i32[HDR + C_ID] = hit ? this.castId : -1;
     return hit ? 1 : 0;
