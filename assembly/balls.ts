@@ -14,8 +14,8 @@ import {
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS,
 } from "../bindings/platforms_layout";
 import {
-  ballVX, ballVY, ballX, ballY, candidates, cellAt, contacts, countCandidate, countContact, ph, phF, resetCounters,
-  setBall, setPh, setPhF, spanOf,
+  ballVX, ballVY, ballX, ballY, candidates, cellAt, contacts, countCandidate, ph, phF, resetCounters, setBall, setPh,
+  setPhF, spanOf,
 } from "./platform_grid";
 import { castPolyhedron, foldPolyhedra, insidePolyhedron } from "./polyhedra";
 import { castId, castKind, castNX, castNY, castSurface, castT, foldSurfaces, resetCast, surfaceTouches } from "./surfaces";
