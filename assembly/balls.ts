@@ -15,7 +15,7 @@ import {
 } from "../bindings/platforms_layout";
 import {
   ballVX, ballVY, ballX, ballY, candidates, cellAt, contacts, countCandidate, ph, phF, resetCounters, setBall, setPh,
-  setPhF, spanOf,
+  setPhF,
 } from "./platform_grid";
 import { castPolyhedron, foldPolyhedra, insidePolyhedron } from "./polyhedra";
 import { castId, castKind, castNX, castNY, castSurface, castT, foldSurfaces, resetCast, surfaceTouches } from "./surfaces";
@@ -141,8 +141,10 @@ function castCell(cell: i32, x0: f64, y0: f64, dx: f64, dy: f64, r: f64, surface
 
 /**
  * Closest hit of a circle of radius r (0: a ray or segment) moving from (x0, y0) to (x1, y1)
- * against the surfaces and/or polyhedra; returns 1 and writes C_* on a hit, else 0. Tests the
- * cells the path's box overlaps (and the outside cell when the box leaves the grid).
+ * against the surfaces and/or polyhedra; returns 1 and writes C_* on a hit, else 0. Walks the
+ * cells the centre's path crosses (Amanatides-Woo), plus the outside cell when an end lies beyond
+ * the grid: every item a circle up to the grid radius can touch is listed in the cell holding its
+ * centre at contact, so long casts cost what their length crosses, not their bounding box.
  */
 export function castSegment(x0: f64, y0: f64, x1: f64, y1: f64, r: f64, surfaces: bool, polyhedra: bool): i32 {
   resetCounters();
@@ -150,13 +152,41 @@ export function castSegment(x0: f64, y0: f64, x1: f64, y1: f64, r: f64, surfaces
   const dx = x1 - x0, dy = y1 - y0;
   if (dx != 0 || dy != 0) {
     const cols = ph(P_GRID_COLS), rows = ph(P_GRID_ROWS);
-    const ox = phF(P_GRID_OX), oy = phF(P_GRID_OY), inv = phF(P_GRID_INV);
-    const c0 = spanOf(min(x0, x1), ox, inv, cols), c1 = spanOf(max(x0, x1), ox, inv, cols);
-    const r0 = spanOf(min(y0, y1), oy, inv, rows), r1 = spanOf(max(y0, y1), oy, inv, rows);
-    if (c0 < 0 || r0 < 0 || c1 >= cols || r1 >= rows) castCell(cols * rows, x0, y0, dx, dy, r, surfaces, polyhedra);
-    const ca = max(c0, 0), cb = min(c1, cols - 1), ra = max(r0, 0), rb = min(r1, rows - 1);
-    for (let row = ra; row <= rb; row++) {
-      for (let col = ca; col <= cb; col++) castCell(row * cols + col, x0, y0, dx, dy, r, surfaces, polyhedra);
+    const inv = phF(P_GRID_INV);
+    const outside = cols * rows;
+    if (cellAt(x0, y0) == outside || cellAt(x1, y1) == outside) castCell(outside, x0, y0, dx, dy, r, surfaces, polyhedra);
+    // The path in cell units, clipped to the grid box [0, cols] x [0, rows]: s in [sa, sb].
+    const gx = (x0 - phF(P_GRID_OX)) * inv, gy = (y0 - phF(P_GRID_OY)) * inv;
+    const gdx = dx * inv, gdy = dy * inv;
+    let sa: f64 = 0, sb: f64 = 1;
+    if (gdx == 0) {
+      if (!(gx >= 0 && gx <= <f64>cols)) sb = -1;
+    } else {
+      const s1 = -gx / gdx, s2 = (<f64>cols - gx) / gdx;
+      sa = max(sa, min(s1, s2));
+      sb = min(sb, max(s1, s2));
+    }
+    if (gdy == 0) {
+      if (!(gy >= 0 && gy <= <f64>rows)) sb = -1;
+    } else {
+      const s1 = -gy / gdy, s2 = (<f64>rows - gy) / gdy;
+      sa = max(sa, min(s1, s2));
+      sb = min(sb, max(s1, s2));
+    }
+    if (sa <= sb) {
+      let col = <i32>min(max(Math.floor(gx + sa * gdx), 0), <f64>(cols - 1));
+      let row = <i32>min(max(Math.floor(gy + sa * gdy), 0), <f64>(rows - 1));
+      const stepX = gdx > 0 ? 1 : gdx < 0 ? -1 : 0, stepY = gdy > 0 ? 1 : gdy < 0 ? -1 : 0;
+      // s at the next column (row) boundary, and s per cell.
+      let nextX = stepX > 0 ? (<f64>(col + 1) - gx) / gdx : stepX < 0 ? (<f64>col - gx) / gdx : Infinity;
+      let nextY = stepY > 0 ? (<f64>(row + 1) - gy) / gdy : stepY < 0 ? (<f64>row - gy) / gdy : Infinity;
+      const deltaX = stepX != 0 ? 1 / Math.abs(gdx) : Infinity, deltaY = stepY != 0 ? 1 / Math.abs(gdy) : Infinity;
+      for (let guard = cols + rows + 2; guard > 0; guard--) {
+        castCell(row * cols + col, x0, y0, dx, dy, r, surfaces, polyhedra);
+        if (min(nextX, nextY) > sb) break;
+        if (nextX <= nextY) { col += stepX; nextX += deltaX; } else { row += stepY; nextY += deltaY; }
+        if (col < 0 || col >= cols || row < 0 || row >= rows) break;
+      }
     }
   }
   setPh(S_CANDIDATES, candidates);

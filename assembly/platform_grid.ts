@@ -65,11 +65,3 @@ export function cellAt(x: f64, y: f64): i32 {
   if (!(tx >= 0 && tx < <f64>cols && ty >= 0 && ty < <f64>rows)) return cols * rows;
   return <i32>ty * cols + <i32>tx;
 }
-
-/** Column (or row) range clamp of coordinate v, for cast ranges: -1 below the grid, n beyond it. */
-export function spanOf(v: f64, origin: f64, inv: f64, n: i32): i32 {
-  const t = (v - origin) * inv;
-  if (t < 0) return -1;
-  if (t >= <f64>n) return n;
-  return <i32>t;
-}

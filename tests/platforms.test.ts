@@ -316,10 +316,13 @@ describe("casts (rays, segments, swept circles)", () => {
     }
     const level = levelOf(runs[0]);
     let hits = 0;
-    for (let k = 0; k < 2000; k++) {
+    for (let k = 0; k < 6000; k++) {
       const x0 = rand() * 1000 - 50, y0 = rand() * 1000 - 50, len = rand() < 0.2 ? 2000 : rand() * 200;
       const a = rand() * 2 * Math.PI;
-      const x1 = x0 + Math.cos(a) * len, y1 = y0 + Math.sin(a) * len;
+      // One cast in ten is axis-aligned (a zero component in the grid walk).
+      const axis = k % 10 === 1 ? Math.floor(rand() * 4) : -1;
+      const cx = axis < 0 ? Math.cos(a) : [1, 0, -1, 0][axis], cy = axis < 0 ? Math.sin(a) : [0, 1, 0, -1][axis];
+      const x1 = x0 + cx * len, y1 = y0 + cy * len;
       const r = k % 3 === 0 ? 0 : Math.floor(rand() * 10);
       const f = Math.fround;
       const want = refCast(level, x0, y0, x1 - x0, y1 - y0, r);
@@ -335,7 +338,24 @@ describe("casts (rays, segments, swept circles)", () => {
       }
       if (want.kind !== 0) hits++;
     }
-    expect(hits).toBeGreaterThan(500);
+    expect(hits).toBeGreaterThan(1500);
+  });
+
+  it("walk only the cells along the path: a diagonal across a large level tests a small part of it", async () => {
+    for (const backend of BACKENDS) {
+      const p = await platforms(backend);
+      const n = 20000, side = Math.sqrt(n) * 60;
+      p.addSurfaces(randomSurfaces(n, 8));
+      const level = levelOf(p);
+      // Upward from below the level toward the top right: misses most surfaces' fronts, crosses every row.
+      for (const r of [0, 10]) {
+        const got = p.cast(-10, -10, side + 10, side + 10, r);
+        const want = refCast(level, -10, -10, side + 20, side + 20, r);
+        expect(got).toBe(want.kind !== 0);
+        expect(p.hit.id).toBe(want.id);
+        expect(p.stats().candidates).toBeLessThan(n / 10);
+      }
+    }
   });
 
   it("report the geometry: a ray and a swept circle onto a flat platform, a polyhedron face, misses", async () => {

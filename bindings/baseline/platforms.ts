@@ -365,13 +365,39 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
     const dx = x1 - x0, dy = y1 - y0;
     if (dx !== 0 || dy !== 0) {
       const cols = i32[HDR + P_GRID_COLS], rows = i32[HDR + P_GRID_ROWS];
-      const ox = f32[HDR + P_GRID_OX], oy = f32[HDR + P_GRID_OY], inv = f32[HDR + P_GRID_INV];
-      const c0 = spanOf(Math.min(x0, x1), ox, inv, cols), c1 = spanOf(Math.max(x0, x1), ox, inv, cols);
-      const r0 = spanOf(Math.min(y0, y1), oy, inv, rows), r1 = spanOf(Math.max(y0, y1), oy, inv, rows);
-      if (c0 < 0 || r0 < 0 || c1 >= cols || r1 >= rows) this.castCell(cols * rows, x0, y0, dx, dy, r, surfaces, polyhedra);
-      const ca = Math.max(c0, 0), cb = Math.min(c1, cols - 1), ra = Math.max(r0, 0), rb = Math.min(r1, rows - 1);
-      for (let row = ra; row <= rb; row++) {
-        for (let col = ca; col <= cb; col++) this.castCell(row * cols + col, x0, y0, dx, dy, r, surfaces, polyhedra);
+      const inv = f32[HDR + P_GRID_INV];
+      const outside = cols * rows;
+      if (this.cellAt(x0, y0) === outside || this.cellAt(x1, y1) === outside) this.castCell(outside, x0, y0, dx, dy, r, surfaces, polyhedra);
+      const gx = (x0 - f32[HDR + P_GRID_OX]) * inv, gy = (y0 - f32[HDR + P_GRID_OY]) * inv;
+      const gdx = dx * inv, gdy = dy * inv;
+      let sa = 0, sb = 1;
+      if (gdx === 0) {
+        if (!(gx >= 0 && gx <= cols)) sb = -1;
+      } else {
+        const s1 = -gx / gdx, s2 = (cols - gx) / gdx;
+        sa = Math.max(sa, Math.min(s1, s2));
+        sb = Math.min(sb, Math.max(s1, s2));
+      }
+      if (gdy === 0) {
+        if (!(gy >= 0 && gy <= rows)) sb = -1;
+      } else {
+        const s1 = -gy / gdy, s2 = (rows - gy) / gdy;
+        sa = Math.max(sa, Math.min(s1, s2));
+        sb = Math.min(sb, Math.max(s1, s2));
+      }
+      if (sa <= sb) {
+        let col = Math.min(Math.max(Math.floor(gx + sa * gdx), 0), cols - 1);
+        let row = Math.min(Math.max(Math.floor(gy + sa * gdy), 0), rows - 1);
+        const stepX = gdx > 0 ? 1 : gdx < 0 ? -1 : 0, stepY = gdy > 0 ? 1 : gdy < 0 ? -1 : 0;
+        let nextX = stepX > 0 ? (col + 1 - gx) / gdx : stepX < 0 ? (col - gx) / gdx : Infinity;
+        let nextY = stepY > 0 ? (row + 1 - gy) / gdy : stepY < 0 ? (row - gy) / gdy : Infinity;
+        const deltaX = stepX !== 0 ? 1 / Math.abs(gdx) : Infinity, deltaY = stepY !== 0 ? 1 / Math.abs(gdy) : Infinity;
+        for (let guard = cols + rows + 2; guard > 0; guard--) {
+          this.castCell(row * cols + col, x0, y0, dx, dy, r, surfaces, polyhedra);
+          if (Math.min(nextX, nextY) > sb) break;
+          if (nextX <= nextY) { col += stepX; nextX += deltaX; } else { row += stepY; nextY += deltaY; }
+          if (col < 0 || col >= cols || row < 0 || row >= rows) break;
+        }
       }
     }
     i32[HDR + S_CANDIDATES] = this.candidates;
@@ -389,9 +415,3 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
   }
 }
 
-function spanOf(v: number, origin: number, inv: number, n: number): number {
-  const t = (v - origin) * inv;
-  if (t < 0) return -1;
-  if (t >= n) return n;
-  return Math.floor(t);
-}
