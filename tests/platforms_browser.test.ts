@@ -45,7 +45,9 @@ describe.skipIf(!browserSuites)("platformer pages in Chromium", () => {
       it(`${level} (${backend}): a scripted run lands on the ground and stays there`, async () => {
         const { page, problems } = await open(level, `?backend=${backend}&overlay=1`);
         const kb = page.keyboard;
-        await page.waitForTimeout(2500); // fall from the seed's start point and settle
+        // Conditions, not fixed waits: a loaded machine runs fewer frames (dt is capped at 1/30 s).
+        const settled = () => page.waitForFunction(() => (window.__platformer?.groundFrames ?? 0) > 30, undefined, { timeout: 60_000 });
+        await settled(); // fell from the seed's start point and came to rest
         const landed = await read(page);
         await kb.down("ArrowRight");
         await page.waitForTimeout(600);
@@ -54,9 +56,9 @@ describe.skipIf(!browserSuites)("platformer pages in Chromium", () => {
         await page.waitForTimeout(1200);
         await kb.up("ArrowLeft");
         await kb.press("ArrowUp"); // jump
-        await page.waitForTimeout(300);
+        await page.waitForFunction(() => window.__platformer?.onGround === false, undefined, { timeout: 10_000 });
         const jumped = await read(page);
-        await page.waitForTimeout(3000); // come back down and settle
+        await settled(); // came back down and stayed
         const probe = await read(page);
         const hud = (await page.locator("#hud").textContent()) ?? "";
         if (backend === "wasm") {
@@ -83,7 +85,7 @@ describe.skipIf(!browserSuites)("platformer pages in Chromium", () => {
 
   it("rain mode drops thousands of balls with the bullet-hell HUD", async () => {
     const { page, problems } = await open("polyhedra", "?backend=wasm&rain=5000");
-    await page.waitForTimeout(2500);
+    await page.waitForFunction(() => (window.__platformer?.frames ?? 0) > 30, undefined, { timeout: 60_000 });
     const probe = await read(page);
     const hud = (await page.locator("#hud").textContent()) ?? "";
     await page.close();
