@@ -288,6 +288,13 @@ describe("polyhedra (seed 001)", () => {
       addRandomBalls(p, 300, 9, 0, 0, 500, 600);
       p.addBall(250, 10, 10, 0, -20); // exactly touching the ground face (y = 0 + r)
       p.addBall(250, 0, 0, 10, 0); // zero radius on the face
+      // A huge slab, a pile of identical boxes (all in one cell), a thin sliver with a sharp corner.
+      p.addPolygon([-1e5, -400, 1e5, -400, 1e5, -300, -1e5, -300]);
+      for (let k = 0; k < 40; k++) p.addPolygon([600, 100, 640, 100, 640, 140, 600, 140]);
+      p.addPolygon([700, 200, 900, 201, 700, 202]);
+      for (let k = 0; k < 20; k++) p.addBall(600 + 2 * k, 150 - k, 5, 0, -100);
+      p.addBall(5e4, -290, 10, 50, 0);
+      p.addBall(880, 215, 10, 0, -200);
     }, 60, 1 / 60);
     expect(contacts).toBeGreaterThan(100);
   });
