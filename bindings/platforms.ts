@@ -82,7 +82,7 @@ export interface PlatformStats {
 }
 
 /** The last cast's closest hit: read-only properties over the kernel's header, valid until the next cast. */
-export interface CastHit {
+export interface PlatformHit {
   /** HIT_SURFACE, HIT_POLYHEDRON, or HIT_NONE after a miss. */
   readonly kind: number;
   /** Surface or polyhedron id; -1 after a miss. */
@@ -169,7 +169,7 @@ export class Platforms {
   private _results = new Int32Array(0);
 
   /** The last cast's hit: getters over the header (a double stored in an object field would be boxed on every cast). */
-  readonly hit: CastHit;
+  readonly hit: PlatformHit;
   private readonly castLength = new Float64Array(1);
 
   /** Use createPlatforms() from the package entry; this constructor takes an instantiated kernel. */
@@ -519,7 +519,7 @@ export class Platforms {
     };
   }
 
-  /** Checks the stores' invariants (tests, debugging): every item is listed in every cell its box reaches, lists ascend. */
+  /** Checks the grid's invariants (tests, debugging): cell runs match the item list, hold known ids, and ascend (the fold order relies on it). */
   validate(): void {
     this.ensureIndex();
     const ix = this.index!;
