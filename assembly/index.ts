@@ -10,3 +10,4 @@ export function arenaBase(): i32 {
 export { rectsBuild, rectsQueryBox } from "./rect_level";
 export { rectsStepCharacters } from "./characters";
 export { rectsCast, rectsMoveProjectiles } from "./casts";
+export { castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls";

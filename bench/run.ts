@@ -4,12 +4,14 @@
 // the command. BENCH_ONLY=grid,... runs a subset (the file then holds only those sections).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchGrid } from "./grid.js";
+import { benchPlatforms } from "./platforms.js";
 import { machine } from "./harness.js";
 import { benchRects } from "./rect_level.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
   grid: benchGrid,
   rects: benchRects,
+  platforms: benchPlatforms,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);

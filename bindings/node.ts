@@ -3,10 +3,12 @@ import { readFile } from "node:fs/promises";
 import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
 import { createRectLevelWith, type CreateRectLevelOptions, type RectLevel } from "./rect_level.js";
+import { createPlatformsWith, type CreatePlatformsOptions, type Platforms } from "./platforms.js";
 
 export * from "./world.js";
 export * from "./primitives.js";
 export * from "./rect_level.js";
+export * from "./platforms.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 let packaged: Promise<WebAssembly.Module> | null = null;
@@ -30,4 +32,9 @@ export function createWorld(options: CreateOptions = {}): Promise<World> {
 /** Creates a rectangle level (prefabs, instances, quadtree, characters, casts); `backend: "js"` needs no wasm. */
 export function createRectLevel(options: CreateRectLevelOptions = {}): Promise<RectLevel> {
   return createRectLevelWith(options, load);
+}
+
+/** Creates surfaces, polyhedra and balls in one kernel. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
+export function createPlatforms(options: CreatePlatformsOptions = {}): Promise<Platforms> {
+  return createPlatformsWith(options, load);
 }

@@ -1,0 +1,633 @@
+// The platforms facade: surfaces (seed 000), halfspace polyhedra (seed 001) and many balls in one
+// kernel instance, on either backend. It validates, turns segments and vertex lists into the
+// seeds' normals and offsets, splits non-convex polygons (bindings/polygon.ts), builds the static
+// grid (bindings/platform_index.ts) and lays out the regions of bindings/platforms_layout.ts; the
+// kernels run the per-frame loops over them.
+//
+// Regions, in this order from the kernel's arena base (rebuilt whenever the level or the ball
+// capacity changes; balls are carried over):
+//   surfaces    f32[SURF_STRIDE * S]   records of lineToSurface
+//   halfspaces  f32[HS_STRIDE * H]     nx, ny, offset, unused
+//   polyStart   i32[P + 1]             first halfspace of each polyhedron, then the end
+//   surfCells   i32[cells + 2]         } the static grid: CSR runs of ids per cell,
+//   surfItems   i32[...]               } the last cell being "outside the grid"
+//   polyCells   i32[cells + 2]         }
+//   polyItems   i32[...]               }
+//   x, y, vx, vy, ax, ay, radius       f32[ball capacity] each
+//   results     i32[max(S, P, 1)]      ids of the last point query
+import { BaselinePlatformsKernel } from "./baseline/platforms.js";
+import { kernelFor, type CoreLoader, type WasmSource } from "./create.js";
+import { PLATFORMS_HEADER } from "./layout.js";
+import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
+import type { PlatformsKernel } from "./platforms_kernel.js";
+import {
+  C_ID, C_KIND, C_NX, C_NY, C_T, C_X, C_Y, HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, HS_STRIDE, P_BALL_COUNT, P_BAX,
+  P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
+  P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
+  P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
+  S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
+} from "./platforms_layout.js";
+import { cleanPolygon, convexParts } from "./polygon.js";
+import { HitcoreError, MAX_COORD, type Backend } from "./world.js";
+
+export { HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, SURF_STRIDE };
+
+/** The seeds' constants (both tutorials use the same ones). */
+export const PLATFORMER = {
+  /** Downward acceleration (y up), the seeds' `gravity`. */
+  gravity: -300,
+  /** Horizontal acceleration while an arrow key is held, the seeds' `speed`. */
+  speed: 200,
+  /** Upward velocity added by a jump, the seeds' `jumpspeed`. */
+  jumpSpeed: 300,
+  /** The seeds' `playerRadius`. */
+  radius: 10,
+  /** Velocity factor per step, the seeds' `resistance` / `decell`. */
+  resistanceX: 0.95,
+  resistanceY: 1,
+  fps: 60,
+} as const;
+
+export interface PlatformsOptions {
+  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  backend?: Backend;
+  /** Largest ball radius (default 10): the static grid covers hit regions up to it; larger balls are rejected. */
+  maxRadius?: number;
+  /** Balls to reserve room for (default 1024); the store grows x2 when full. */
+  ballCapacity?: number;
+  /** Hard cap on balls (default 4,194,304). */
+  maxBalls?: number;
+  /** Surfaces use the exact rounded hit region instead of the seed's trapezium (default false). */
+  exact?: boolean;
+  /** Velocity factors per step (defaults: the seeds' 0.95 and 1). */
+  resistanceX?: number;
+  resistanceY?: number;
+  /** Most sub-steps per ball per step (default 64); faster balls have their speed capped to fit. */
+  maxSubsteps?: number;
+}
+
+/** What the last kernel call visited (allocates: for tests and tuning, not the frame loop). */
+export interface PlatformStats {
+  /** Surfaces and polyhedra tested. */
+  candidates: number;
+  /** Of those, touching (step: deflections; queries: results). */
+  contacts: number;
+  /** Sub-steps run by the last step, over all balls. */
+  substeps: number;
+  /** Balls the last step skipped (non-finite data written through the views, radius above maxRadius). */
+  skipped: number;
+  cols: number;
+  rows: number;
+  cellSize: number;
+}
+
+/** The last cast's closest hit: read-only properties over the kernel's header, valid until the next cast. */
+export interface PlatformHit {
+  /** HIT_SURFACE, HIT_POLYHEDRON, or HIT_NONE after a miss. */
+  readonly kind: number;
+  /** Surface or polyhedron id; -1 after a miss. */
+  readonly id: number;
+  /** Fraction of the path travelled before contact (1 after a miss). */
+  readonly t: number;
+  /** Distance travelled before contact. */
+  readonly distance: number;
+  /** Centre of the circle (or the ray's point) at contact. */
+  readonly x: number;
+  readonly y: number;
+  /** Unit normal of what was hit, pointing back at the caster. */
+  readonly nx: number;
+  readonly ny: number;
+}
+
+const PAGE = 65536;
+const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
+const SQRT1_2 = Math.SQRT1_2;
+
+function align16(n: number): number {
+  return (n + 15) & ~15;
+}
+
+function describe(v: unknown): string {
+  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
+}
+
+function checkCoord(method: string, name: string, v: number): void {
+  if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
+    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD}, got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
+  }
+}
+
+function checkOption(name: string, v: unknown, lo: number, hi: number, integer: boolean): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < lo || v > hi || (integer && !Number.isInteger(v))) {
+    throw new HitcoreError("INVALID_OPTION", `${name} must be ${integer ? "an integer" : "a number"} in [${lo}, ${hi}], got ${describe(v)}.`);
+  }
+  return v;
+}
+
+function checkFlat(method: string, name: string, values: ArrayLike<number>, stride: number): void {
+  if (values === null || typeof values !== "object" || typeof values.length !== "number") {
+    throw new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be a flat array of numbers, got ${String(values)}.`);
+  }
+  if (values.length === 0 || values.length % stride !== 0) {
+    throw new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must hold groups of ${stride} numbers, got ${values.length}. Pass a flat array such as [${stride === 4 ? "x0, y0, x1, y1" : "nx, ny, offset"}, ...].`);
+  }
+  for (let i = 0; i < values.length; i++) checkCoord(method, `${name}[${i}]`, values[i]);
+}
+
+/** Surfaces, convex polyhedra and balls of a 2D platformer in one kernel instance. */
+export class Platforms {
+  readonly backend: Backend;
+  /** Largest ball radius the level's grid covers. */
+  readonly maxRadius: number;
+  private readonly kernel: PlatformsKernel;
+  private readonly memory: WebAssembly.Memory;
+  private readonly maxBalls: number;
+  private exactRegion: boolean;
+  private resistanceX: number;
+  private resistanceY: number;
+  private maxSubsteps: number;
+
+  // The level, kept on the JS side too: it is rewritten into memory on every relayout.
+  private surfRecords: number[] = [];
+  private surfBoxes: number[] = [];
+  private halfspaceData: number[] = [];
+  private polyStart: number[] = [0];
+  private polyBoxes: number[] = [];
+  private polyVertices: (number[] | null)[] = [];
+  private index: PlatformIndex | null = null;
+
+  private ballCap: number;
+  private balls = 0;
+  private base: number;
+  private offsets = new Int32Array(15);
+  private resultsCap = 1;
+
+  private buffer: ArrayBuffer | null = null;
+  private header = new Int32Array(0);
+  private headerF = new Float32Array(0);
+  private _views: Float32Array[] = [];
+  private _results = new Int32Array(0);
+
+  /** The last cast's hit: getters over the header (a double stored in an object field would be boxed on every cast). */
+  readonly hit: PlatformHit;
+  private readonly castLength = new Float64Array(1);
+
+  /** Use createPlatforms() from the package entry; this constructor takes an instantiated kernel. */
+  constructor(kernel: PlatformsKernel, backend: Backend, options: PlatformsOptions = {}) {
+    this.maxRadius = checkOption("maxRadius", options.maxRadius ?? PLATFORMER.radius, Number.MIN_VALUE, 1e6, false);
+    this.ballCap = checkOption("ballCapacity", options.ballCapacity ?? 1024, 1, 1 << 22, true);
+    this.maxBalls = checkOption("maxBalls", options.maxBalls ?? 1 << 22, this.ballCap, 1 << 24, true);
+    this.exactRegion = !!options.exact;
+    this.resistanceX = checkOption("resistanceX", options.resistanceX ?? PLATFORMER.resistanceX, 0, 1, false);
+    this.resistanceY = checkOption("resistanceY", options.resistanceY ?? PLATFORMER.resistanceY, 0, 1, false);
+    this.maxSubsteps = checkOption("maxSubsteps", options.maxSubsteps ?? 64, 1, 4096, true);
+    this.kernel = kernel;
+    this.backend = backend;
+    this.memory = kernel.memory;
+    this.base = kernel.arenaBase();
+    this.relayout(this.ballCap);
+    this.header[C_ID] = -1;
+    this.headerF[C_T] = 1;
+    const int = (field: number) => { this.refresh(); return this.header[field]; };
+    const real = (field: number) => { this.refresh(); return this.headerF[field]; };
+    const length = this.castLength;
+    this.hit = {
+      get kind() { return int(C_KIND); },
+      get id() { return int(C_ID); },
+      get t() { return real(C_T); },
+      get distance() { return real(C_T) * length[0]; },
+      get x() { return real(C_X); },
+      get y() { return real(C_Y); },
+      get nx() { return real(C_NX); },
+      get ny() { return real(C_NY); },
+    };
+  }
+
+  // ---- the level ----------------------------------------------------------------------------
+
+  /** Surfaces held; ids are 0 .. surfaceCount - 1 in the order added. */
+  get surfaceCount(): number {
+    return this.surfRecords.length / SURF_STRIDE;
+  }
+
+  /** Polyhedra held; ids are 0 .. polyhedronCount - 1 in the order added. */
+  get polyhedronCount(): number {
+    return this.polyStart.length - 1;
+  }
+
+  /**
+   * Adds a surface from p0 to p1 (the seed's lineToSurface): solid on its left side, the side its
+   * normal rotate90(p1 - p0) points to. Returns its id.
+   */
+  addSurface(x0: number, y0: number, x1: number, y1: number): number {
+    return this.addSurfaces([x0, y0, x1, y1]);
+  }
+
+  /** Adds surfaces from a flat [x0, y0, x1, y1, ...] list, all or none; returns the first id. */
+  addSurfaces(lines: ArrayLike<number>): number {
+    checkFlat("addSurfaces", "lines", lines, 4);
+    const f = Math.fround;
+    for (let i = 0; i < lines.length; i += 4) {
+      if (f(lines[i]) === f(lines[i + 2]) && f(lines[i + 1]) === f(lines[i + 3])) {
+        throw new HitcoreError("DEGENERATE_SURFACE", `addSurfaces: line ${i / 4} has zero length (both ends at ${lines[i]}, ${lines[i + 1]}). Remove it or give two distinct ends.`);
+      }
+    }
+    const first = this.surfaceCount;
+    for (let i = 0; i < lines.length; i += 4) this.pushSurface(f(lines[i]), f(lines[i + 1]), f(lines[i + 2]), f(lines[i + 3]));
+    this.index = null;
+    return first;
+  }
+
+  private pushSurface(x0: number, y0: number, x1: number, y1: number): void {
+    const f = Math.fround;
+    const dx = x1 - x0, dy = y1 - y0, len = Math.hypot(dx, dy);
+    const nx = f(-dy / len) + 0, ny = f(dx / len) + 0; // normalise (rotate90 (p1 - p0)); + 0 drops -0
+    const n0x = f(SQRT1_2 * (nx - ny)), n0y = f(SQRT1_2 * (nx + ny)); // rotate45 n
+    const n1x = f(SQRT1_2 * (nx + ny)), n1y = f(SQRT1_2 * (ny - nx)); // rotate315 n
+    this.surfRecords.push(nx, ny, f(nx * x1 + ny * y1), n0x, n0y, f(n0x * x0 + n0y * y0), n1x, n1y, f(n1x * x1 + n1y * y1),
+      x0, y0, x1, y1, 0, 0, 0);
+    const m = this.margin(Math.max(Math.abs(x0), Math.abs(y0), Math.abs(x1), Math.abs(y1)));
+    this.surfBoxes.push(Math.min(x0, x1) - m, Math.min(y0, y1) - m, Math.max(x0, x1) + m, Math.max(y0, y1) + m);
+  }
+
+  /** How far past an item's geometry the grid lists it: the largest radius, and room for f32 rounding. */
+  private margin(size: number): number {
+    return this.maxRadius * 1.0001 + 1e-3 + 1e-5 * size;
+  }
+
+  /**
+   * Adds a simple polygon from a flat [x0, y0, x1, y1, ...] vertex list of either winding (solid
+   * inside). Repeated points and collinear runs are cleaned; a non-convex polygon is split into
+   * convex parts. Returns the ids of the polyhedra it became. Throws for fewer than three distinct
+   * corners, no area, or crossing edges.
+   */
+  addPolygon(points: ArrayLike<number>): number[] {
+    const parts = convexParts(cleanPolygon("addPolygon", points));
+    const ids: number[] = [];
+    for (const part of parts) ids.push(this.pushConvex(part));
+    this.index = null;
+    return ids;
+  }
+
+  /** A convex counter-clockwise part: the seed's vPolyToHPoly, one halfspace per edge, normals outward. */
+  private pushConvex(part: number[]): number {
+    const f = Math.fround;
+    const n = part.length / 2;
+    const normals: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const ax = part[2 * i], ay = part[2 * i + 1];
+      const bx = part[(2 * i + 2) % part.length], by = part[(2 * i + 3) % part.length];
+      const len = Math.hypot(bx - ax, by - ay);
+      const nx = f((by - ay) / len) + 0, ny = f(-(bx - ax) / len) + 0; // right of a counter-clockwise edge: outward; + 0 drops -0
+      normals.push(nx, ny);
+      this.halfspaceData.push(nx, ny, f(nx * ax + ny * ay), 0);
+    }
+    // Box of the polygon with its faces moved out by maxRadius: its mitred corners.
+    const R = this.maxRadius;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, size = 0, bounded = true;
+    for (let i = 0; i < n; i++) {
+      const j = (i + 1) % n; // corner j joins edge i and edge j
+      const ax = normals[2 * i], ay = normals[2 * i + 1], bx = normals[2 * j], by = normals[2 * j + 1];
+      const k = 1 + ax * bx + ay * by;
+      if (k < 1e-9) { bounded = false; break; }
+      const vx = part[2 * j] + (R * (ax + bx)) / k, vy = part[2 * j + 1] + (R * (ay + by)) / k;
+      x0 = Math.min(x0, vx); y0 = Math.min(y0, vy); x1 = Math.max(x1, vx); y1 = Math.max(y1, vy);
+      size = Math.max(size, Math.abs(part[2 * j]), Math.abs(part[2 * j + 1]));
+    }
+    const m = this.margin(size) - R;
+    if (bounded) this.polyBoxes.push(x0 - m, y0 - m, x1 + m, y1 + m);
+    else this.polyBoxes.push(NaN, NaN, NaN, NaN);
+    this.polyStart.push(this.halfspaceData.length / HS_STRIDE);
+    this.polyVertices.push(part);
+    return this.polyStart.length - 2;
+  }
+
+  /**
+   * Adds a convex polyhedron given directly as halfspaces n . x <= offset, a flat
+   * [nx, ny, offset, ...] list (normals are normalised; the offset is scaled with them). It may be
+   * unbounded: [0, 1, 0] is the ground y <= 0 of the seed. Such polyhedra are tested by every ball.
+   */
+  addHalfspaces(halfspaces: ArrayLike<number>): number {
+    checkFlat("addHalfspaces", "halfspaces", halfspaces, 3);
+    for (let i = 0; i < halfspaces.length; i += 3) {
+      if (!(Math.hypot(halfspaces[i], halfspaces[i + 1]) > 0)) {
+        throw new HitcoreError("DEGENERATE_HALFSPACE", `addHalfspaces: halfspace ${i / 3} has a zero normal. Give the outward normal (nx, ny) of each face.`);
+      }
+    }
+    const f = Math.fround;
+    for (let i = 0; i < halfspaces.length; i += 3) {
+      const len = Math.hypot(halfspaces[i], halfspaces[i + 1]);
+      this.halfspaceData.push(f(halfspaces[i] / len) + 0, f(halfspaces[i + 1] / len) + 0, f(halfspaces[i + 2] / len) + 0, 0);
+    }
+    this.polyBoxes.push(NaN, NaN, NaN, NaN);
+    this.polyStart.push(this.halfspaceData.length / HS_STRIDE);
+    this.polyVertices.push(null);
+    this.index = null;
+    return this.polyStart.length - 2;
+  }
+
+  /** Removes every surface and polyhedron (balls stay). */
+  clearLevel(): void {
+    this.surfRecords = [];
+    this.surfBoxes = [];
+    this.halfspaceData = [];
+    this.polyStart = [0];
+    this.polyBoxes = [];
+    this.polyVertices = [];
+    this.index = null;
+  }
+
+  /** Surface record of lineToSurface (SURF_STRIDE numbers: n, offset, n0, c0, n1, c1, p0, p1); a copy. */
+  surface(id: number): Float32Array {
+    this.checkId("surface", id, this.surfaceCount, "surface");
+    return Float32Array.from(this.surfRecords.slice(id * SURF_STRIDE, (id + 1) * SURF_STRIDE));
+  }
+
+  /** Halfspaces of a polyhedron as a flat [nx, ny, offset, ...] copy. */
+  halfspaces(id: number): Float32Array {
+    this.checkId("halfspaces", id, this.polyhedronCount, "polyhedron");
+    const out: number[] = [];
+    for (let h = this.polyStart[id]; h < this.polyStart[id + 1]; h++) out.push(...this.halfspaceData.slice(h * HS_STRIDE, h * HS_STRIDE + 3));
+    return Float32Array.from(out);
+  }
+
+  /** Corners of a polyhedron made from a polygon (counter-clockwise, flat), or null for one given as halfspaces. */
+  vertices(id: number): readonly number[] | null {
+    this.checkId("vertices", id, this.polyhedronCount, "polyhedron");
+    return this.polyVertices[id];
+  }
+
+  /** Surfaces use the exact rounded region (true) or the seed's trapezium (false). */
+  get exact(): boolean {
+    return this.exactRegion;
+  }
+
+  set exact(value: boolean) {
+    this.exactRegion = !!value;
+    this.refresh();
+    this.header[P_EXACT] = this.exactRegion ? 1 : 0;
+  }
+
+  // ---- balls --------------------------------------------------------------------------------
+
+  /** Balls held; ids are 0 .. ballCount - 1. */
+  get ballCount(): number {
+    return this.balls;
+  }
+
+  /** Views of the ball stores, [0, ballCount) in use. Re-read after adding balls or level pieces: relayout replaces them. */
+  get x(): Float32Array { return this.view(0); }
+  get y(): Float32Array { return this.view(1); }
+  get vx(): Float32Array { return this.view(2); }
+  get vy(): Float32Array { return this.view(3); }
+  get ax(): Float32Array { return this.view(4); }
+  get ay(): Float32Array { return this.view(5); }
+  get radius(): Float32Array { return this.view(6); }
+  /** Ids written by the last touchingSurfaces / polyhedraAt. */
+  get results(): Int32Array { this.ensureIndex(); this.refresh(); return this._results; }
+
+  private view(k: number): Float32Array {
+    this.refresh();
+    return this._views[k];
+  }
+
+  /** Adds a ball (radius up to maxRadius; acceleration defaults to the seeds' gravity); returns its id. */
+  addBall(x: number, y: number, radius: number = PLATFORMER.radius, vx = 0, vy = 0, ax = 0, ay: number = PLATFORMER.gravity): number {
+    this.checkBall("addBall", x, y, radius, vx, vy, ax, ay);
+    if (this.balls === this.ballCap) {
+      if (this.ballCap >= this.maxBalls) {
+        throw new HitcoreError("STORE_FULL", `addBall: the store holds maxBalls = ${this.maxBalls} balls. Create the platforms with a larger maxBalls, or clearBalls() first.`);
+      }
+      this.relayout(Math.min(this.ballCap * 2, this.maxBalls));
+    }
+    const i = this.balls++;
+    this.refresh();
+    const v = this._views;
+    v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy; v[4][i] = ax; v[5][i] = ay; v[6][i] = radius;
+    this.header[P_BALL_COUNT] = this.balls;
+    return i;
+  }
+
+  /** Sets a ball's position and velocity. */
+  setBall(id: number, x: number, y: number, vx: number, vy: number): void {
+    this.checkId("setBall", id, this.balls, "ball");
+    this.checkBall("setBall", x, y, 0, vx, vy, 0, 0);
+    this.refresh();
+    const v = this._views;
+    v[0][id] = x; v[1][id] = y; v[2][id] = vx; v[3][id] = vy;
+  }
+
+  /** Sets a ball's acceleration (the seeds' input handler changes it on arrow keys). */
+  setAcceleration(id: number, ax: number, ay: number): void {
+    this.checkId("setAcceleration", id, this.balls, "ball");
+    checkCoord("setAcceleration", "ax", ax);
+    checkCoord("setAcceleration", "ay", ay);
+    this.refresh();
+    this._views[4][id] = ax;
+    this._views[5][id] = ay;
+  }
+
+  /** Removes every ball. */
+  clearBalls(): void {
+    this.balls = 0;
+    this.refresh();
+    this.header[P_BALL_COUNT] = 0;
+  }
+
+  private checkBall(method: string, x: number, y: number, r: number, vx: number, vy: number, ax: number, ay: number): void {
+    checkCoord(method, "x", x);
+    checkCoord(method, "y", y);
+    checkCoord(method, "vx", vx);
+    checkCoord(method, "vy", vy);
+    checkCoord(method, "ax", ax);
+    checkCoord(method, "ay", ay);
+    this.checkRadius(method, r);
+  }
+
+  private checkRadius(method: string, r: number): void {
+    checkCoord(method, "radius", r);
+    if (r < 0) throw new HitcoreError("NEGATIVE_SIZE", `${method}: radius must be >= 0, got ${r}. Pass the absolute radius.`);
+    if (r > this.maxRadius) {
+      throw new HitcoreError("RADIUS_TOO_LARGE", `${method}: radius ${r} is above maxRadius ${this.maxRadius}, which the level's grid covers. Create the platforms with a larger maxRadius.`);
+    }
+  }
+
+  private checkId(method: string, id: number, count: number, what: string): void {
+    if (!Number.isInteger(id) || id < 0 || id >= count) {
+      throw new HitcoreError("UNKNOWN_ID", `${method}: no ${what} with id ${describe(id)} (ids run from 0 to ${count - 1}). Use an id returned by the add call.`);
+    }
+  }
+
+  // ---- the frame loop -----------------------------------------------------------------------
+
+  /**
+   * One step of the seeds' simulationUpdate for every ball: velocity = resistance * velocity +
+   * dt * acceleration; every touching surface (then polyhedron) deflects it; position += dt *
+   * velocity. Balls moving more than half their radius are sub-stepped. Returns the contacts.
+   */
+  step(dt: number): number {
+    if (typeof dt !== "number" || !(dt > 0 && dt <= 1)) {
+      throw new HitcoreError("INVALID_NUMBER", `step: dt must be a number of seconds in (0, 1], got ${describe(dt)}. Clamp long frames (a stalled tab) before stepping.`);
+    }
+    this.ensureIndex();
+    return this.kernel.stepBalls(dt);
+  }
+
+  /** Surfaces whose hit region holds a ball of radius r at (x, y); ids ascending in `results`; returns how many. */
+  touchingSurfaces(x: number, y: number, r: number = PLATFORMER.radius, exact: boolean = this.exactRegion): number {
+    checkCoord("touchingSurfaces", "x", x);
+    checkCoord("touchingSurfaces", "y", y);
+    this.checkRadius("touchingSurfaces", r);
+    this.ensureIndex();
+    return this.kernel.touchSurfaces(x, y, r, !!exact);
+  }
+
+  /** Polyhedra holding a ball of radius r at (x, y) (r = 0: the point test); ids ascending in `results`; returns how many. */
+  polyhedraAt(x: number, y: number, r = 0): number {
+    checkCoord("polyhedraAt", "x", x);
+    checkCoord("polyhedraAt", "y", y);
+    this.checkRadius("polyhedraAt", r);
+    this.ensureIndex();
+    return this.kernel.insidePolyhedra(x, y, r);
+  }
+
+  /**
+   * Closest hit of a circle of radius r (0: a ray or segment) moving from (x0, y0) to (x1, y1)
+   * against the surfaces (front sides only) and polyhedra (faces moved out by r). Shapes that
+   * already hold the start are not hits. Fills `hit` and returns whether anything was hit.
+   */
+  cast(x0: number, y0: number, x1: number, y1: number, r = 0, surfaces = true, polyhedra = true): boolean {
+    checkCoord("cast", "x0", x0);
+    checkCoord("cast", "y0", y0);
+    checkCoord("cast", "x1", x1);
+    checkCoord("cast", "y1", y1);
+    this.checkRadius("cast", r);
+    this.ensureIndex();
+    const dx = x1 - x0, dy = y1 - y0;
+    this.castLength[0] = Math.sqrt(dx * dx + dy * dy); // not Math.hypot: it allocates per call
+    return this.kernel.castSegment(x0, y0, x1, y1, r, !!surfaces, !!polyhedra) !== 0;
+  }
+
+  /** What the last call visited, and the grid's shape. */
+  stats(): PlatformStats {
+    this.ensureIndex();
+    this.refresh();
+    const h = this.header;
+    return {
+      candidates: h[S_CANDIDATES], contacts: h[S_CONTACTS], substeps: h[S_SUBSTEPS], skipped: h[S_SKIPPED],
+      cols: h[P_GRID_COLS], rows: h[P_GRID_ROWS], cellSize: 1 / this.headerF[P_GRID_INV],
+    };
+  }
+
+  /** Checks the grid's invariants (tests, debugging): cell runs match the item list, hold known ids, and ascend (the fold order relies on it). */
+  validate(): void {
+    this.ensureIndex();
+    const ix = this.index!;
+    const cells = ix.cols * ix.rows;
+    for (const [starts, items, count] of [[ix.surfStarts, ix.surfItems, this.surfaceCount], [ix.polyStarts, ix.polyItems, this.polyhedronCount]] as const) {
+      if (starts.length !== cells + 2 || starts[cells + 1] !== items.length) throw new Error("validate: cell starts do not match the item list");
+      for (let c = 0; c <= cells; c++) {
+        for (let j = starts[c]; j < starts[c + 1]; j++) {
+          if (items[j] < 0 || items[j] >= count) throw new Error(`validate: cell ${c} lists unknown id ${items[j]}`);
+          if (j > starts[c] && items[j] <= items[j - 1]) throw new Error(`validate: cell ${c} is not ascending`);
+        }
+      }
+    }
+  }
+
+  // ---- memory -------------------------------------------------------------------------------
+
+  private ensureIndex(): void {
+    if (this.index === null) this.relayout(this.ballCap);
+  }
+
+  /** Builds the grid, lays out every region for `ballCap` balls, grows memory, writes the level and carries the balls over. */
+  private relayout(ballCap: number): void {
+    const nS = this.surfaceCount, nP = this.polyhedronCount;
+    const index = buildPlatformIndex(Float64Array.from(this.surfBoxes), nS, Float64Array.from(this.polyBoxes), nP);
+    const resultsCap = Math.max(nS, nP, 1);
+    const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
+      4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
+      4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap];
+    const offsets = new Int32Array(bytes.length);
+    let at = align16(this.base);
+    for (let r = 0; r < bytes.length; r++) {
+      offsets[r] = at;
+      at = align16(at + bytes[r]);
+    }
+    // Carry the balls over (load time, not per frame: a copy is fine).
+    let kept: Float32Array[] = [];
+    if (this.balls > 0) {
+      this.refresh();
+      kept = this._views.map((v) => v.slice(0, this.balls));
+    }
+    const have = this.memory.buffer.byteLength;
+    if (at > have) this.memory.grow(Math.ceil((Math.max(at, 2 * have) - have) / PAGE));
+    this.offsets = offsets;
+    this.ballCap = ballCap;
+    this.resultsCap = resultsCap;
+    this.index = index;
+    this.buffer = null;
+    this.refresh();
+    const buf = this.memory.buffer;
+    new Float32Array(buf, offsets[0], this.surfRecords.length).set(this.surfRecords);
+    new Float32Array(buf, offsets[1], this.halfspaceData.length).set(this.halfspaceData);
+    new Int32Array(buf, offsets[2], this.polyStart.length).set(this.polyStart);
+    new Int32Array(buf, offsets[3], index.surfStarts.length).set(index.surfStarts);
+    new Int32Array(buf, offsets[4], index.surfItems.length).set(index.surfItems);
+    new Int32Array(buf, offsets[5], index.polyStarts.length).set(index.polyStarts);
+    new Int32Array(buf, offsets[6], index.polyItems.length).set(index.polyItems);
+    for (let k = 0; k < kept.length; k++) this._views[k].set(kept[k]);
+    this.writeHeader();
+  }
+
+  private writeHeader(): void {
+    const h = this.header, f = this.headerF, o = this.offsets, ix = this.index!;
+    h.fill(0, 0, S_CANDIDATES); // the stats and the last cast survive a relayout
+    h[P_SURFACES] = o[0];
+    h[P_SURF_COUNT] = this.surfaceCount;
+    h[P_HALFSPACES] = o[1];
+    h[P_POLY_START] = o[2];
+    h[P_POLY_COUNT] = this.polyhedronCount;
+    h[P_GRID_COLS] = ix.cols;
+    h[P_GRID_ROWS] = ix.rows;
+    f[P_GRID_OX] = ix.ox;
+    f[P_GRID_OY] = ix.oy;
+    f[P_GRID_INV] = ix.inv;
+    f[P_GRID_RADIUS] = this.maxRadius;
+    h[P_SURF_CELLS] = o[3];
+    h[P_SURF_ITEMS] = o[4];
+    h[P_POLY_CELLS] = o[5];
+    h[P_POLY_ITEMS] = o[6];
+    for (let k = 0; k < BALL_FIELDS.length; k++) h[BALL_FIELDS[k]] = o[7 + k];
+    h[P_BALL_COUNT] = this.balls;
+    h[P_RESULTS] = o[14];
+    h[P_RESULTS_CAP] = this.resultsCap;
+    f[P_RES_X] = this.resistanceX;
+    f[P_RES_Y] = this.resistanceY;
+    h[P_MAX_SUBSTEPS] = this.maxSubsteps;
+    h[P_EXACT] = this.exactRegion ? 1 : 0;
+  }
+
+  /** Views over the current buffer, rebuilt when memory has grown. */
+  private refresh(): void {
+    const buf = this.memory.buffer;
+    if (buf === this.buffer) return;
+    this.buffer = buf;
+    this.header = new Int32Array(buf, PLATFORMS_HEADER, PLATFORMS_FIELDS);
+    this.headerF = new Float32Array(buf, PLATFORMS_HEADER, PLATFORMS_FIELDS);
+    this._views = BALL_FIELDS.map((_, k) => new Float32Array(buf, this.offsets[7 + k], this.ballCap));
+    this._results = new Int32Array(buf, this.offsets[14], this.resultsCap);
+  }
+}
+
+export interface CreatePlatformsOptions extends PlatformsOptions {
+  /** The core to use instead of the packaged hitcore.wasm (bundlers that relocate assets, tests). */
+  wasm?: WasmSource;
+}
+
+/** Creates platforms on the chosen backend; `load` supplies the packaged module for the wasm one. */
+export async function createPlatformsWith(options: CreatePlatformsOptions, load: CoreLoader): Promise<Platforms> {
+  const kernel = await kernelFor<PlatformsKernel>(options.backend, options.wasm, load, (memory) => new BaselinePlatformsKernel(memory));
+  return new Platforms(kernel, options.backend ?? "wasm", options);
+}

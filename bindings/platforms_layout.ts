@@ -1,0 +1,95 @@
+// The platforms part's memory contract (surfaces of seed 000, halfspace polyhedra of seed 001,
+// balls): its header fields at PLATFORMS_HEADER and the records its regions hold. Compiled by both
+// tsc and asc, so plain integer constants only.
+//
+// Header: one 4-byte field per slot at PLATFORMS_HEADER + 4 * field. The facade writes pointers,
+// counts, the static grid and the step parameters; a kernel writes the stats and the cast result.
+//
+//   field               type  written by  meaning
+//   P_SURFACES          i32   facade      SURF_STRIDE x f32 per surface (record below)
+//   P_SURF_COUNT        i32   facade      surfaces held
+//   P_HALFSPACES        i32   facade      HS_STRIDE x f32 per halfspace: nx, ny, offset, unused
+//   P_POLY_START        i32   facade      i32[POLY_COUNT + 1]: first halfspace of each polyhedron, then the end
+//   P_POLY_COUNT        i32   facade      polyhedra held
+//   P_GRID_COLS, _ROWS  i32   facade      static grid shape; cell index = row * cols + col; index cols * rows
+//                                         is the "outside" cell (points beyond the grid)
+//   P_GRID_OX, _OY      f32   facade      grid origin (min corner)
+//   P_GRID_INV          f32   facade      1 / cell size
+//   P_GRID_RADIUS       f32   facade      largest ball radius the cell lists cover (balls above it are skipped)
+//   P_SURF_CELLS        i32   facade      i32[cells + 2]: start of each cell's run in P_SURF_ITEMS, then the end
+//   P_SURF_ITEMS        i32   facade      i32[]: surface ids by cell, ascending within a cell
+//   P_POLY_CELLS        i32   facade      i32[cells + 2]: as P_SURF_CELLS, for polyhedra
+//   P_POLY_ITEMS        i32   facade      i32[]: polyhedron ids by cell, ascending (unbounded ones in every cell)
+//   P_BX .. P_BR        i32   facade      f32[BALL_CAP] each: x, y, vx, vy, ax, ay, radius of every ball
+//   P_BALL_COUNT        i32   facade      balls held
+//   P_RESULTS, _CAP     i32   facade      i32[RESULTS_CAP]: ids written by touchSurfaces / insidePolyhedra
+//   P_RES_X, P_RES_Y    f32   facade      the seed's `resistance`: velocity factor per step (0.95, 1)
+//   P_MAX_SUBSTEPS      i32   facade      most sub-steps per ball per step (speed is capped to fit them)
+//   P_EXACT             i32   facade      1: surfaces use the exact rounded region; 0: the seed's trapezium
+//   S_CANDIDATES        i32   kernel      surfaces + polyhedra the last call tested
+//   S_CONTACTS          i32   kernel      surfaces + polyhedra the last call found touching
+//   S_SUBSTEPS          i32   kernel      sub-steps the last step ran (all balls)
+//   S_SKIPPED           i32   kernel      balls the last step skipped (non-finite data, radius out of range)
+//   C_T .. C_NY         f32   kernel      last cast's hit: fraction of the path, centre at contact, normal
+//   C_KIND, C_ID        i32   kernel      last cast's hit: HIT_SURFACE or HIT_POLYHEDRON, and its id
+//
+// Surface record (SURF_STRIDE f32, 64 bytes), the seed's `lineToSurface` for p0 -> p1:
+//   0 nx, 1 ny       unit normal: rotate90(p1 - p0), normalised (left of the direction)
+//   2 o              offset n . p1
+//   3 n0x, 4 n0y     lower bound normal rotate45(n)
+//   5 c0             n0 . p0 (the bound's offset is c0 + r / sqrt 2 for a ball of radius r)
+//   6 n1x, 7 n1y     upper bound normal rotate315(n)
+//   8 c1             n1 . p1
+//   9 x0, 10 y0, 11 x1, 12 y1   the endpoints (exact region, casts)
+//   13..15           unused
+export const P_SURFACES = 0;
+export const P_SURF_COUNT = 1;
+export const P_HALFSPACES = 2;
+export const P_POLY_START = 3;
+export const P_POLY_COUNT = 4;
+export const P_GRID_COLS = 5;
+export const P_GRID_ROWS = 6;
+export const P_GRID_OX = 7;
+export const P_GRID_OY = 8;
+export const P_GRID_INV = 9;
+export const P_GRID_RADIUS = 10;
+export const P_SURF_CELLS = 11;
+export const P_SURF_ITEMS = 12;
+export const P_POLY_CELLS = 13;
+export const P_POLY_ITEMS = 14;
+export const P_BX = 15;
+export const P_BY = 16;
+export const P_BVX = 17;
+export const P_BVY = 18;
+export const P_BAX = 19;
+export const P_BAY = 20;
+export const P_BR = 21;
+export const P_BALL_COUNT = 22;
+export const P_RESULTS = 23;
+export const P_RESULTS_CAP = 24;
+export const P_RES_X = 25;
+export const P_RES_Y = 26;
+export const P_MAX_SUBSTEPS = 27;
+export const P_EXACT = 28;
+
+export const S_CANDIDATES = 40;
+export const S_CONTACTS = 41;
+export const S_SUBSTEPS = 42;
+export const S_SKIPPED = 43;
+
+export const C_T = 50;
+export const C_X = 51;
+export const C_Y = 52;
+export const C_NX = 53;
+export const C_NY = 54;
+export const C_KIND = 55;
+export const C_ID = 56;
+
+export const PLATFORMS_FIELDS = 64;
+
+export const SURF_STRIDE = 16;
+export const HS_STRIDE = 4;
+
+export const HIT_NONE = 0;
+export const HIT_SURFACE = 1;
+export const HIT_POLYHEDRON = 2;

@@ -1,0 +1,303 @@
+// The platformer pages (surfaces.html: seed 000's level; polyhedra.html: seed 001's level): the
+// seed's ball played with the arrow keys (left / right accelerate, up jumps), drawn as in the seed,
+// with an overlay of the hit regions and a "rain" mode that drops thousands of balls on the level.
+// One `platforms.step(dt)` per frame moves every ball; the HUD reports what it costs, as the
+// bullet-hell page does. The page publishes window.__platformer for the browser test.
+import wasmUrl from "../dist/hitcore.wasm?url";
+import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, PlatformRain } from "../bench/platform_levels.js";
+import { createPlatforms, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
+import { SampleWindow } from "./samples.js";
+
+export type LevelKind = "surfaces" | "polyhedra";
+
+/** What a platformer page publishes on window.__platformer (tests/platforms_browser.test.ts). */
+export interface PlatformerProbe {
+  level: LevelKind;
+  ready: boolean;
+  frames: number;
+  backend: string;
+  balls: number;
+  /** Contacts found by the last step, over all balls. */
+  contacts: number;
+  /** Median ms of one platforms.step over the last second. */
+  collisionMs: number;
+  renderMs: number;
+  fps: number;
+  /** The player's ball, and whether it touches the level this frame. */
+  x: number;
+  y: number;
+  vx: number;
+  vy: number;
+  onGround: boolean;
+  /** Frames in a row the player has touched the level. */
+  groundFrames: number;
+  /** Lowest y the player reached since the page started. */
+  minY: number;
+  errors: string[];
+}
+
+declare global {
+  interface Window {
+    __platformer?: PlatformerProbe;
+  }
+}
+
+const MAX_DT = 1 / 30; // the slowest frame time the level is tested at; a stalled tab must not jump
+const HUD_INTERVAL_MS = 250;
+const MAX_ERRORS = 50;
+const RAIN_COUNTS = [0, 1000, 5000, 20000];
+
+/** World (y up) to canvas: the seed's Gloss window, centred as the seed draws it. */
+interface View { ox: number; oy: number; scale: number }
+
+export function runPlatformer(level: LevelKind): void {
+  const canvas = element("view", HTMLCanvasElement);
+  const hud = element("hud", HTMLElement);
+  const backendInput = element("backend", HTMLSelectElement);
+  const rainInput = element("rain", HTMLSelectElement);
+  const overlayInput = element("overlay", HTMLInputElement);
+  const ctx = canvas.getContext("2d", { alpha: false });
+  if (!ctx) throw new Error("demo: this browser has no 2D canvas context");
+  const W = canvas.width, H = canvas.height;
+  // Seed 000 draws around the origin; seed 001 translates its 960 x 540 level by (-480, -270).
+  const view: View = level === "surfaces" ? { ox: -W / 2, oy: H / 2, scale: 1 } : { ox: 0, oy: H, scale: 1 };
+  const start = level === "surfaces" ? EG_LEVEL_START : EG_DATA_START;
+  const bounds: [number, number, number, number] = level === "surfaces" ? [-400, -260, 400, 300] : [0, 0, 960, 540];
+
+  const probe: PlatformerProbe = {
+    level, ready: false, frames: 0, backend: "", balls: 0, contacts: 0, collisionMs: NaN, renderMs: NaN, fps: 0,
+    x: 0, y: 0, vx: 0, vy: 0, onGround: false, groundFrames: 0, minY: Infinity, errors: [],
+  };
+  window.__platformer = probe;
+  const collisionTimes = new SampleWindow();
+  const renderTimes = new SampleWindow();
+  const frameTimes = new SampleWindow();
+  let sim: { p: Platforms; rain: PlatformRain | null; player: number } | null = null;
+  let generation = 0;
+  let lastFrame = 0;
+  let nextHud = 0;
+  const held = { left: false, right: false };
+
+  window.addEventListener("error", (e) => recordError(e.error ?? e.message));
+  window.addEventListener("unhandledrejection", (e) => recordError(e.reason));
+
+  // The seed's inputUpdate: held arrows add +-speed to the acceleration, up adds jumpspeed to the velocity.
+  window.addEventListener("keydown", (e) => {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp"].includes(e.key)) return;
+    e.preventDefault();
+    if (e.repeat || !sim) return;
+    if (e.key === "ArrowLeft") held.left = true;
+    if (e.key === "ArrowRight") held.right = true;
+    if (e.key === "ArrowUp") sim.p.setBall(sim.player, sim.p.x[sim.player], sim.p.y[sim.player], sim.p.vx[sim.player], sim.p.vy[sim.player] + PLATFORMER.jumpSpeed);
+    applyInput();
+  });
+  window.addEventListener("keyup", (e) => {
+    if (e.key === "ArrowLeft") held.left = false;
+    else if (e.key === "ArrowRight") held.right = false;
+    else return;
+    applyInput();
+  });
+
+  function applyInput(): void {
+    if (!sim) return;
+    const ax = (held.right ? PLATFORMER.speed : 0) - (held.left ? PLATFORMER.speed : 0);
+    sim.p.setAcceleration(sim.player, ax, PLATFORMER.gravity);
+  }
+
+  const params = new URLSearchParams(location.search);
+  backendInput.value = params.get("backend") === "js" ? "js" : "wasm";
+  const rainParam = Number(params.get("rain") ?? 0);
+  if (!RAIN_COUNTS.includes(rainParam) && Number.isInteger(rainParam) && rainParam > 0 && rainParam <= 200000) rainInput.add(new Option(String(rainParam), String(rainParam)));
+  rainInput.value = String(Number.isInteger(rainParam) && rainParam >= 0 ? rainParam : 0);
+  if (rainInput.value === "") rainInput.value = "0";
+  overlayInput.checked = params.get("overlay") === "1";
+  const restart = () => {
+    const q = new URLSearchParams({ backend: backendInput.value, rain: rainInput.value });
+    if (overlayInput.checked) q.set("overlay", "1");
+    history.replaceState(null, "", `?${q}`);
+    void begin(backendInput.value === "js" ? "js" : "wasm", Number(rainInput.value));
+  };
+  backendInput.addEventListener("change", restart);
+  rainInput.addEventListener("change", restart);
+  overlayInput.addEventListener("change", restart);
+  void begin(backendInput.value === "js" ? "js" : "wasm", Number(rainInput.value));
+  requestAnimationFrame(frame);
+
+  async function begin(backend: Backend, rain: number): Promise<void> {
+    const mine = ++generation;
+    probe.ready = false;
+    hud.textContent = `loading the ${level} level on ${backend}…`;
+    try {
+      const p = await createPlatforms({ backend, wasm: wasmUrl, ballCapacity: rain + 1 });
+      if (mine !== generation) return;
+      if (level === "surfaces") p.addSurfaces(EG_LEVEL);
+      else for (const poly of EG_DATA) p.addPolygon(poly);
+      const player = p.addBall(start[0], start[1], PLATFORMER.radius);
+      sim = { p, rain: rain > 0 ? new PlatformRain(p, rain, bounds, 7) : null, player };
+      applyInput();
+    } catch (err) {
+      if (mine === generation) sim = null;
+      recordError(err);
+      return;
+    }
+    collisionTimes.clear();
+    renderTimes.clear();
+    frameTimes.clear();
+    Object.assign(probe, { ready: true, frames: 0, backend, balls: rain + 1, groundFrames: 0, minY: Infinity });
+    lastFrame = 0;
+    nextHud = 0;
+  }
+
+  function frame(now: number): void {
+    requestAnimationFrame(frame);
+    const s = sim;
+    if (s === null) return;
+    const dt = lastFrame === 0 ? 1 / 60 : Math.min(Math.max((now - lastFrame) / 1000, 1 / 1000), MAX_DT);
+    lastFrame = now;
+    try {
+      const { p, player } = s;
+      const t0 = performance.now();
+      const contacts = p.step(dt);
+      const t1 = performance.now();
+      s.rain?.recycle();
+      const x = p.x[player], y = p.y[player];
+      // On the ground: a surface's region holds the ball, or a polyhedron is just below it.
+      const onGround = level === "surfaces" ? p.touchingSurfaces(x, y, PLATFORMER.radius) > 0 : p.polyhedraAt(x, y - 1, PLATFORMER.radius) > 0;
+      const r0 = performance.now();
+      draw(p, s.rain, player);
+      const r1 = performance.now();
+      collisionTimes.push(now, t1 - t0);
+      renderTimes.push(now, r1 - r0);
+      frameTimes.push(now, 0);
+      probe.frames++;
+      probe.contacts = contacts;
+      probe.collisionMs = collisionTimes.median();
+      probe.renderMs = renderTimes.median();
+      probe.fps = frameTimes.rate();
+      probe.x = x; probe.y = y; probe.vx = p.vx[player]; probe.vy = p.vy[player];
+      probe.onGround = onGround;
+      probe.groundFrames = onGround ? probe.groundFrames + 1 : 0;
+      probe.minY = Math.min(probe.minY, y);
+      if (now >= nextHud) {
+        nextHud = now + HUD_INTERVAL_MS;
+        showHud(p);
+      }
+    } catch (err) {
+      sim = null;
+      probe.ready = false;
+      recordError(err);
+    }
+  }
+
+  const sx = (x: number) => (x - view.ox) * view.scale;
+  const sy = (y: number) => (view.oy - y) * view.scale;
+
+  function draw(p: Platforms, rain: PlatformRain | null, player: number): void {
+    ctx!.fillStyle = "#000";
+    ctx!.fillRect(0, 0, W, H);
+    if (overlayInput.checked) drawRegions(p);
+    if (level === "surfaces") {
+      // The seed's drawLevel: white lines.
+      ctx!.strokeStyle = "#fff";
+      ctx!.lineWidth = 1;
+      ctx!.beginPath();
+      for (let i = 0; i < EG_LEVEL.length; i += 4) {
+        ctx!.moveTo(sx(EG_LEVEL[i]), sy(EG_LEVEL[i + 1]));
+        ctx!.lineTo(sx(EG_LEVEL[i + 2]), sy(EG_LEVEL[i + 3]));
+      }
+      ctx!.stroke();
+    } else {
+      // The seed's background: azure filled polygons.
+      ctx!.fillStyle = "#f0ffff";
+      for (const poly of EG_DATA) {
+        ctx!.beginPath();
+        for (let i = 0; i < poly.length; i += 2) ctx!.lineTo(sx(poly[i]), sy(poly[i + 1]));
+        ctx!.closePath();
+        ctx!.fill();
+      }
+    }
+    if (rain) {
+      const x = p.x, y = p.y, r = p.radius;
+      ctx!.fillStyle = "#6fa8ff";
+      ctx!.beginPath();
+      for (let i = rain.first; i < rain.first + rain.count; i++) {
+        const cx = sx(x[i]), cy = sy(y[i]);
+        if (cx < -10 || cx > W + 10 || cy < -10 || cy > H + 10) continue;
+        ctx!.moveTo(cx + r[i], cy);
+        ctx!.arc(cx, cy, r[i] * view.scale, 0, 2 * Math.PI);
+      }
+      ctx!.fill();
+    }
+    // The seed's drawPlayer: a rose solid circle.
+    ctx!.fillStyle = "#ff007f";
+    ctx!.beginPath();
+    ctx!.arc(sx(p.x[player]), sy(p.y[player]), PLATFORMER.radius * view.scale, 0, 2 * Math.PI);
+    ctx!.fill();
+  }
+
+  /** The hit regions for the player's radius: each surface's trapezium, each polyhedron with its faces moved out by r. */
+  function drawRegions(p: Platforms): void {
+    const r = PLATFORMER.radius;
+    ctx!.fillStyle = "rgba(255, 60, 60, 0.35)";
+    ctx!.strokeStyle = "rgba(255, 90, 90, 0.8)";
+    for (let s = 0; s < p.surfaceCount; s++) {
+      const S = p.surface(s);
+      const nx = S[0], ny = S[1], x0 = S[9], y0 = S[10], x1 = S[11], y1 = S[12];
+      const len = Math.hypot(x1 - x0, y1 - y0), dx = (x1 - x0) / len, dy = (y1 - y0) / len;
+      // The trapezium: the band r thick along the normal, cut at 45 degrees at the ends.
+      ctx!.beginPath();
+      ctx!.moveTo(sx(x0 - r * dx), sy(y0 - r * dy));
+      ctx!.lineTo(sx(x1 + r * dx), sy(y1 + r * dy));
+      ctx!.lineTo(sx(x1 + r * nx), sy(y1 + r * ny));
+      ctx!.lineTo(sx(x0 + r * nx), sy(y0 + r * ny));
+      ctx!.closePath();
+      ctx!.fill();
+      ctx!.stroke();
+    }
+    for (let k = 0; k < p.polyhedronCount; k++) {
+      const v = p.vertices(k);
+      if (!v) continue;
+      const h = p.halfspaces(k);
+      const n = v.length / 2;
+      ctx!.beginPath();
+      for (let i = 0; i < n; i++) {
+        // Corner i joins faces i - 1 and i, both moved out by r: the mitred corner.
+        const a = (i + n - 1) % n;
+        const ax = h[3 * a], ay = h[3 * a + 1], bx = h[3 * i], by = h[3 * i + 1];
+        const m = r / (1 + ax * bx + ay * by);
+        ctx!.lineTo(sx(v[2 * i] + m * (ax + bx)), sy(v[2 * i + 1] + m * (ay + by)));
+      }
+      ctx!.closePath();
+      ctx!.fill();
+      ctx!.stroke();
+    }
+  }
+
+  function showHud(p: Platforms): void {
+    const st = p.stats();
+    const lines = [
+      `fps        ${probe.fps.toFixed(1)}`,
+      `collision  ${probe.collisionMs.toFixed(2)} ms  step, median 1 s`,
+      `render     ${probe.renderMs.toFixed(2)} ms`,
+      `balls      ${probe.balls.toLocaleString("en-US")}, ${probe.contacts.toLocaleString("en-US")} contacts`,
+      `tested     ${(st.candidates / Math.max(st.substeps, 1)).toFixed(2)} ${level} per ball-substep`,
+      `backend    ${probe.backend}${probe.backend === "wasm" ? "" : " (TS baseline)"}`,
+      `player     ${probe.onGround ? "on the ground" : "in the air"} at ${probe.x.toFixed(0)}, ${probe.y.toFixed(0)}`,
+    ];
+    if (!crossOriginIsolated) lines.push("timers     coarse (page not cross-origin isolated)");
+    hud.textContent = lines.join("\n");
+  }
+
+  function recordError(err: unknown): void {
+    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    if (probe.errors.length < MAX_ERRORS) probe.errors.push(message);
+    console.error("hitcore demo:", err);
+    hud.textContent = `error: ${message}`;
+  }
+}
+
+function element<T extends HTMLElement>(id: string, type: new () => T): T {
+  const el = document.getElementById(id);
+  if (!(el instanceof type)) throw new Error(`demo: #${id} is missing from the page or is not a ${type.name}`);
+  return el;
+}

@@ -1,0 +1,4 @@
+import { runPlatformer } from "./platformer.js";
+
+// Seed 000's level (egLevel) as surfaces.
+runPlatformer("surfaces");
