@@ -7,3 +7,5 @@ export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucke
 export function arenaBase(): i32 {
   return <i32>((__heap_base + 15) & ~15);
 }
+export { collidePoints, moveBoxes } from "./tile_map";
+export { stepControllers } from "./tile_controller";

@@ -1,9 +1,11 @@
 // The browser (and worker) entry: the packaged core is streamed and compiled while it downloads.
 import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
+import { createTileMapWith, type TileMap, type TileMapOptions } from "./tile_map.js";
 
 export * from "./world.js";
 export * from "./primitives.js";
+export * from "./tile_map.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
@@ -32,4 +34,9 @@ function load(source: WasmSource | undefined): Promise<WebAssembly.Module> {
 /** Creates a world. The wasm backend (default) fetches and compiles the core once per URL; `backend: "js"` needs no wasm. */
 export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
+}
+
+/** Creates a tile map (ASCII, Tiled JSON or empty) on the wasm core (default) or the `js` baseline. */
+export function createTileMap(options: TileMapOptions): Promise<TileMap> {
+  return createTileMapWith(options, load);
 }

@@ -2,9 +2,11 @@
 import { readFile } from "node:fs/promises";
 import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
+import { createTileMapWith, type TileMap, type TileMapOptions } from "./tile_map.js";
 
 export * from "./world.js";
 export * from "./primitives.js";
+export * from "./tile_map.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 let packaged: Promise<WebAssembly.Module> | null = null;
@@ -23,4 +25,9 @@ async function load(source: WasmSource | undefined): Promise<WebAssembly.Module>
 /** Creates a world. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
 export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
+}
+
+/** Creates a tile map (ASCII, Tiled JSON or empty) on the wasm core (default) or the `js` baseline. */
+export function createTileMap(options: TileMapOptions): Promise<TileMap> {
+  return createTileMapWith(options, load);
 }
