@@ -60,7 +60,7 @@ const PAGE = 65536;
 
 /** The controller's tuning, in world units (T = tileSize): speeds per second, forces per second^2. */
 export interface ControllerTuning {
-  /** Box width and height (defaults T and 1.5 T). The ten collision points derive from them. */
+  /** Box width and height (defaults T and 2 T: the middle points then clear a one-tile step). The ten collision points derive from them. */
   width: number;
   height: number;
   maxdx: number; // 8 T
@@ -708,7 +708,7 @@ function tuningFor(T: number, o: Partial<ControllerTuning>): ControllerTuning {
   const maxdx = positive("controller.maxdx", o.maxdx, 8 * T);
   const t: ControllerTuning = {
     width: positive("controller.width", o.width, T),
-    height: positive("controller.height", o.height, 1.5 * T),
+    height: positive("controller.height", o.height, 2 * T),
     maxdx,
     maxdy: positive("controller.maxdy", o.maxdy, 20 * T),
     climbdy: positive("controller.climbdy", o.climbdy, 4 * T),
