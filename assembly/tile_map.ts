@@ -4,7 +4,7 @@
 // what it cannot use. Coordinates are y-up and f64 (see tiles_layout.ts for why).
 import { TILES_HEADER } from "../bindings/layout";
 import {
-  BOX_FIELDS, CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
+  BOX_FIELDS, CELL_COIN, CELL_MONSTER_NEAR, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
   CONTACT_RIGHT, CONTACT_UP, EDGE_EPS_DEN, EDGE_EPS_NUM, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
   HIT_ONE_WAY, HIT_SPIKE, NO_MONSTER, OUTSIDE, P_COIN_W, P_TILE, S_T_CELLS_VISITED, S_T_MONSTER_TESTS,
   T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_HEAD, T_MON_NEXT,
@@ -36,6 +36,7 @@ let monHead: i32 = 0;
 let monNext: i32 = 0;
 let monBox: i32 = 0;
 let tile: f64 = 1;
+let tileInv: f64 = 0; // 1 / tile when that is exact (tile a power of two), else 0
 let width: f64 = 1;
 let coinHalf: f64 = 0;
 let eps: f64 = 0;
@@ -59,6 +60,8 @@ export function loadMap(): void {
   monNext = th(T_MON_NEXT);
   monBox = th(T_MON_BOX);
   tile = param(P_TILE);
+  tileInv = 1 / tile;
+  if (tileInv * tile != 1 || reinterpret<u64>(tile) & 0xfffffffffffff) tileInv = 0;
   width = <f64>cols * tile;
   coinHalf = param(P_COIN_W) * 0.5;
   eps = tile * (<f64>EDGE_EPS_NUM / <f64>EDGE_EPS_DEN);
@@ -74,7 +77,7 @@ export function saveStats(): void {
 /** x folded into [0, width) on a wrapping map; unchanged otherwise. */
 // @ts-ignore: decorator
 @inline export function normX(x: f64): f64 {
-  if (!wrap) return x;
+  if (!wrap || (x >= 0 && x < width)) return x;
   let r = x - Math.floor(x / width) * width;
   // Rounding can land a tiny negative x exactly on width.
   if (r >= width) r -= width;
@@ -84,7 +87,8 @@ export function saveStats(): void {
 
 // @ts-ignore: decorator
 @inline export function cellOf(v: f64): i32 {
-  return <i32>Math.floor(v / tile);
+  // A power-of-two tile divides exactly by multiplying with its inverse (a division costs ~4x more).
+  return <i32>Math.floor(tileInv != 0 ? v * tileInv : v / tile);
 }
 
 /** Flags of cell (col, row): outside the map, rows below are the floor, columns beside are walls. */
@@ -93,8 +97,10 @@ export function flagsAt(col: i32, row: i32): i32 {
   if (row < 0) return floorSolid ? CELL_PLATFORM : 0;
   if (row >= rows) return 0;
   if (wrap) {
-    col = col % cols;
-    if (col < 0) col += cols;
+    if (col < 0 || col >= cols) {
+      col = col % cols;
+      if (col < 0) col += cols;
+    }
   } else if (col < 0 || col >= cols) {
     return CELL_PLATFORM;
   }
@@ -132,7 +138,8 @@ export function pointHits(px: f64, py: f64): i32 {
     if (between(px, cx - coinHalf, cx + coinHalf) && between(py, <f64>row * tile, <f64>(row + 1) * tile)) hits |= HIT_COIN;
   }
   // Monsters are no bigger than a cell and listed in the cell of their centre, so the 3 x 3 cells
-  // around the point hold every monster whose box can contain it.
+  // around the point hold every monster whose box can contain it; only cells a box touches are searched.
+  if ((f & CELL_MONSTER_NEAR) == 0) return hits;
   let best = NO_MONSTER;
   for (let r = row - 1; r <= row + 1; r++) {
     if (r < 0 || r >= rows) continue;

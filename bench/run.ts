@@ -5,9 +5,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchGrid } from "./grid.js";
 import { machine } from "./harness.js";
+import { benchTiles } from "./tiles.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
   grid: benchGrid,
+  tiles: benchTiles,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);

@@ -25,7 +25,7 @@ import { TILES_HEADER } from "./layout.js";
 import { BaselineTileKernel } from "./baseline/tile_controller.js";
 import { parseTiledMap, type TiledMap, type TiledOptions } from "./tiled.js";
 import {
-  BOX_FIELDS, CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_DX, CF_DY, CF_X, CF_Y,
+  BOX_FIELDS, CELL_COIN, CELL_LADDER, CELL_MONSTER_NEAR, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_DX, CF_DY, CF_X, CF_Y,
   CI_EVENTS, CI_HITS, CI_HURTING, CI_INPUT, CI_SCORE, CI_STATE, CONTACT_DOWN, CONTACT_LEFT, CONTACT_RIGHT,
   CONTACT_UP, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL, EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED,
   EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER, HIT_ONE_WAY, HIT_SPIKE, IN_DOWN, IN_JUMP,
@@ -43,7 +43,7 @@ export type { ParsedTileMap, TiledMap, TiledOptions };
 export type { TiledObjectInfo, TiledPolygon } from "./tiled.js";
 
 /** Cell flags as stored in `tileMap.cells`. */
-export const Cell = { Platform: CELL_PLATFORM, Ladder: CELL_LADDER, Coin: CELL_COIN, OneWay: CELL_ONE_WAY, Spike: CELL_SPIKE } as const;
+export const Cell = { Platform: CELL_PLATFORM, Ladder: CELL_LADDER, Coin: CELL_COIN, OneWay: CELL_ONE_WAY, Spike: CELL_SPIKE, MonsterNear: CELL_MONSTER_NEAR } as const;
 /** Per-point flags in `tileMap.pointHits`. */
 export const Hit = { Blocked: HIT_BLOCKED, Ladder: HIT_LADDER, Coin: HIT_COIN, Monster: HIT_MONSTER, OneWay: HIT_ONE_WAY, Spike: HIT_SPIKE } as const;
 /** Per-box flags in `tileMap.boxContacts`. */
@@ -214,6 +214,8 @@ export class TileMap {
   private monsterTop = 0;
   private monsterFree: number[] = [];
   private controllerTop = 0;
+  /** Monster boxes touching each cell (CELL_MONSTER_NEAR is set where this is above 0). */
+  private cover: Int32Array;
 
   private buffer: ArrayBuffer | null = null;
   private header = new Int32Array(0);
@@ -259,6 +261,7 @@ export class TileMap {
     };
     const tuning = tuningFor(T, options.controller ?? {});
     this.monsterTypes = new Int32Array(caps.monsters);
+    this.cover = new Int32Array(caps.cells);
     this.layout = layoutFor(kernel.arenaBase(), caps);
     this.ensureBytes(this.layout.end);
     this.writeHeader();
@@ -360,7 +363,7 @@ export class TileMap {
 
   // ---- views ------------------------------------------------------------------------------
 
-  /** CELL_* flags per cell, index row * cols + col, row 0 at the bottom. Writable; re-read after growth. */
+  /** CELL_* flags per cell, index row * cols + col, row 0 at the bottom. Writable, except bit 7 (Cell.MonsterNear), which the map keeps. */
   get cells(): Uint8Array { this.views(); return this._cells; }
   /** Entity origins for collidePoints (x, y). Re-read after ensureEntities. */
   get entityX(): Float64Array { this.views(); return this._entX; }
@@ -437,13 +440,14 @@ export class TileMap {
     return (this.flagsAt(x, y) & CELL_PLATFORM) === 0;
   }
 
-  /** Sets a cell's flags (0-255). */
+  /** Sets a cell's flags (Cell.* bits below 128). */
   setCell(col: number, row: number, flags: number): void {
     if (!Number.isInteger(col) || !Number.isInteger(row) || col < 0 || row < 0 || col >= this.cols || row >= this.rows) {
       throw new HitcoreError("INVALID_ARGUMENT", `setCell(${describe(col)}, ${describe(row)}): the cell is outside the ${this.cols} x ${this.rows} map.`);
     }
-    if (!Number.isInteger(flags) || flags < 0 || flags > 255) throw new HitcoreError("INVALID_ARGUMENT", `cell flags must be an integer 0-255, got ${describe(flags)}.`);
-    this.cells[row * this.cols + col] = flags;
+    if (!Number.isInteger(flags) || flags < 0 || flags > 127) throw new HitcoreError("INVALID_ARGUMENT", `cell flags must be an integer 0-127 (Cell.* bits; Cell.MonsterNear is kept by the map), got ${describe(flags)}.`);
+    const k = row * this.cols + col;
+    this.cells[k] = flags | (this._cells[k] & CELL_MONSTER_NEAR);
   }
 
   // ---- monsters ---------------------------------------------------------------------------
@@ -516,10 +520,31 @@ export class TileMap {
     const cell = this.homeCell(id);
     this._monNext[id] = this._monHead[cell];
     this._monHead[cell] = id;
+    this.coverMonster(id, 1);
+  }
+
+  /** Counts the monster in every cell its closed box touches, keeping CELL_MONSTER_NEAR in step. */
+  private coverMonster(id: number, delta: number): void {
+    const b = this._monBox, T = this.tileSize, cols = this.cols, rows = this.rows;
+    const x = b[4 * id], y = b[4 * id + 1];
+    const c0 = Math.floor(x / T), c1 = Math.floor((x + b[4 * id + 2]) / T);
+    const r0 = Math.max(0, Math.floor(y / T)), r1 = Math.min(rows - 1, Math.floor((y + b[4 * id + 3]) / T));
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        let cc = c;
+        if (this.wrap) cc = ((c % cols) + cols) % cols;
+        else if (c < 0 || c >= cols) continue;
+        const k = r * cols + cc;
+        this.cover[k] += delta;
+        if (this.cover[k] > 0) this._cells[k] |= CELL_MONSTER_NEAR;
+        else this._cells[k] &= ~CELL_MONSTER_NEAR;
+      }
+    }
   }
 
   private unlinkMonster(id: number): void {
     this.views();
+    this.coverMonster(id, -1);
     const cell = this.homeCell(id);
     const head = this._monHead, next = this._monNext;
     if (head[cell] === id) {
@@ -677,6 +702,9 @@ export class TileMap {
       }
     }
     for (let m = 0; m < this.monsterTop; m++) if (this._monLive[m] === 1 && !seen[m]) throw new Error(`monster ${m} is in no cell`);
+    for (let c = 0; c < cells; c++) {
+      if ((this.cover[c] > 0) !== ((this._cells[c] & CELL_MONSTER_NEAR) !== 0)) throw new Error(`cell ${c}: MonsterNear bit out of step with ${this.cover[c]} monsters touching it`);
+    }
   }
 
   private coordOk(v: number): boolean {

@@ -73,6 +73,9 @@ export const CELL_LADDER = 2;
 export const CELL_COIN = 4;
 export const CELL_ONE_WAY = 8; // blocks only what comes down onto it from above
 export const CELL_SPIKE = 16; // reported; the controller treats it like a monster (hurts)
+// Owned by the facade: some monster's box touches this cell, so the core searches the cells around
+// a point for monsters only where this bit is set (most points on a big map skip the search).
+export const CELL_MONSTER_NEAR = 128;
 
 // Hit flags per collision point (u8).
 export const HIT_BLOCKED = 1; // the cell is a platform (or a wall / the floor outside the map)

@@ -3,7 +3,7 @@
 // backends give bit-identical results. Read the wasm file for the why of each step.
 import { TILES_HEADER, BASELINE_ARENA_BASE } from "../layout.js";
 import {
-  BOX_FIELDS, CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
+  BOX_FIELDS, CELL_COIN, CELL_MONSTER_NEAR, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
   CONTACT_RIGHT, CONTACT_UP, EDGE_EPS_DEN, EDGE_EPS_NUM, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
   HIT_ONE_WAY, HIT_SPIKE, NO_MONSTER, OUTSIDE, P_COIN_W, P_TILE, S_T_CELLS_VISITED, S_T_MONSTER_TESTS,
   T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_HEAD, T_MON_NEXT,
@@ -11,6 +11,14 @@ import {
 } from "../tiles_layout.js";
 
 const TH = TILES_HEADER >> 2;
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+
+/** Whether v is an exact power of two (a zero mantissa), so v * (1 / v) divides exactly. */
+function isPowerOfTwo(v: number): boolean {
+  bits[0] = v;
+  return v > 0 && words[0] === 0 && (words[1] & 0xfffff) === 0 && (1 / v) * v === 1;
+}
 
 /** The tile map's loops in TS over a WebAssembly.Memory of its own. */
 export class BaselineTileMap {
@@ -29,6 +37,7 @@ export class BaselineTileMap {
   protected monNext = 0; // i32 index
   protected monBox = 0; // f64 index
   protected tile = 1;
+  protected tileInv = 0; // 1 / tile when exact (a power of two), else 0
   protected width = 1;
   protected coinHalf = 0;
   protected eps = 0;
@@ -73,6 +82,7 @@ export class BaselineTileMap {
     this.monNext = this.th(T_MON_NEXT) >> 2;
     this.monBox = this.th(T_MON_BOX) >> 3;
     this.tile = this.param(P_TILE);
+    this.tileInv = isPowerOfTwo(this.tile) ? 1 / this.tile : 0;
     this.width = this.cols * this.tile;
     this.coinHalf = this.param(P_COIN_W) * 0.5;
     this.eps = this.tile * (EDGE_EPS_NUM / EDGE_EPS_DEN);
@@ -86,8 +96,8 @@ export class BaselineTileMap {
   }
 
   protected normX(x: number): number {
-    if (!this.wrap) return x;
     const width = this.width;
+    if (!this.wrap || (x >= 0 && x < width)) return x;
     let r = x - Math.floor(x / width) * width;
     if (r >= width) r -= width;
     if (r < 0) r = 0;
@@ -95,7 +105,7 @@ export class BaselineTileMap {
   }
 
   protected cellOf(v: number): number {
-    return Math.floor(v / this.tile);
+    return Math.floor(this.tileInv !== 0 ? v * this.tileInv : v / this.tile);
   }
 
   protected flagsAt(col: number, row: number): number {
@@ -104,8 +114,10 @@ export class BaselineTileMap {
     if (row >= this.rows) return 0;
     const cols = this.cols;
     if (this.wrap) {
-      col = col % cols;
-      if (col < 0) col += cols;
+      if (col < 0 || col >= cols) {
+        col = col % cols;
+        if (col < 0) col += cols;
+      }
     } else if (col < 0 || col >= cols) {
       return CELL_PLATFORM;
     }
@@ -133,6 +145,7 @@ export class BaselineTileMap {
       const cx = (col + 0.5) * tile;
       if (px >= cx - this.coinHalf && px <= cx + this.coinHalf && py >= row * tile && py <= (row + 1) * tile) hits |= HIT_COIN;
     }
+    if ((f & CELL_MONSTER_NEAR) === 0) return hits;
     const i32 = this.i32, f64 = this.f64, wrap = this.wrap, width = this.width;
     let best = NO_MONSTER;
     for (let r = row - 1; r <= row + 1; r++) {
