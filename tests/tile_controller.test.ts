@@ -9,6 +9,7 @@ import { mulberry32 } from "../bench/scene.js";
 import { randomAscii, SEED_TOWER } from "../bench/tiles_scene.js";
 import { Cell, createTileMap, Input, TileEvent, type TileMap, type TileMapOptions } from "../bindings/node.js";
 import { BACKENDS } from "./support.js";
+import { RefMap, RefPlayer, type RefTuning } from "./tiles_reference.js";
 
 const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
 const T = 32;
@@ -226,5 +227,46 @@ describe("wasm and js in lockstep", () => {
     }
     // The run exercised the checks, not only free fall.
     for (const ev of [TileEvent.Landed, TileEvent.Jump, TileEvent.Wall, TileEvent.Climb]) expect(events & ev, `event ${ev}`).toBeTruthy();
+  });
+
+  it.each([[4, false], [5, true]])("agree with the seed's player written as the article writes it (seed %i, wrap %s)", async (seed, wrap) => {
+    const maps = await tileMaps({ ascii: randomAscii(30, 24, seed, 0.2), wrap, controller: { hurtFrames: 20 } });
+    const ref = new RefMap(maps[0], T / 2);
+    // ControllerTuning's documented defaults for tile size T.
+    const tuning: RefTuning = {
+      w: T, h: 2 * T, maxdx: 8 * T, maxdy: 20 * T, climbdy: 4 * T, gravity: 58.8 * T, impulse: 1200 * T, accel: 32 * T,
+      friction: 48 * T, surface: 0.5 * T, ladderEdge: 0.6, fallingJump: 12, stepFrames: 8, hurtFrames: 20, coinScore: 50,
+    };
+    const rnd = mulberry32(seed);
+    const n = 16;
+    const players: RefPlayer[] = [];
+    for (let k = 0; k < n; k++) {
+      const x = Math.floor(rnd() * 30 * T), y = Math.floor(rnd() * 24) * T;
+      for (const m of maps) m.addController(x, y);
+      players.push(new RefPlayer(ref, tuning, x, y));
+    }
+    const inputs = new Int32Array(n);
+    let compared = 0;
+    for (let frame = 0; frame < 400; frame++) {
+      if (frame % 15 === 0) for (let k = 0; k < n; k++) inputs[k] = Math.floor(rnd() * 32);
+      for (const m of maps) {
+        for (let k = 0; k < n; k++) m.setInput(k, inputs[k]);
+        m.stepControllers(DT);
+      }
+      for (let k = 0; k < n; k++) {
+        players[k].setInput(inputs[k]);
+        players[k].update(DT);
+      }
+      for (const m of maps) {
+        for (let k = 0; k < n; k++) {
+          const s = m.controller(k), p = players[k];
+          expect([s.x, s.y, s.dx, s.dy, s.falling, s.climbing, s.score, s.hits], `${m.backend} controller ${k} frame ${frame}`)
+            .toEqual([p.x, p.y, p.dx, p.dy, p.falling, p.climbing, p.score, p.hits]);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(2 * n * 400);
+    expect(players.some((p) => p.score > 0)).toBe(true);
   });
 });
