@@ -16,10 +16,6 @@ const TL = 0, TR = 1, ML = 2, MR = 3, BL = 4, BR = 5, UL = 6, UR = 7, LU = 8, LD
 const NPTS = 10;
 const SOLID = HIT_BLOCKED, STAND = HIT_BLOCKED | HIT_ONE_WAY, HURT = HIT_MONSTER | HIT_SPIKE;
 
-function bound(v: number, lo: number, hi: number): number {
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
 /** The whole tile kernel in TS: the map's loops plus the controller. */
 export class BaselineTileKernel extends BaselineTileMap {
   // Per point: offset, then what the last update found (the wasm core keeps these in static data).
@@ -61,6 +57,9 @@ export class BaselineTileKernel extends BaselineTileMap {
   private hits = 0;
   private events = 0;
   private rounds = 0;
+  // Doubles handed to step and sweepFall through fields: V8 boxes double arguments of calls it does not inline.
+  private dt = 0;
+  private oldY = 0;
 
   private setOffset(p: number, ox: number, oy: number): void {
     this.offX[p] = ox;
@@ -99,7 +98,9 @@ export class BaselineTileKernel extends BaselineTileMap {
 
   private updatePoints(): void {
     for (let p = 0; p < NPTS; p++) {
-      const h = this.pointHits(this.normX(this.x + this.offX[p]), this.y + this.offY[p]);
+      this.qx = this.normX(this.x + this.offX[p]);
+      this.qy = this.y + this.offY[p];
+      const h = this.pointHits();
       this.pCol[p] = this.lastCol;
       this.pRow[p] = this.lastRow;
       this.pCell[p] = this.lastCell;
@@ -210,7 +211,8 @@ export class BaselineTileKernel extends BaselineTileMap {
     return false;
   }
 
-  private sweepFall(oldY: number): void {
+  private sweepFall(): void {
+    const oldY = this.oldY;
     const T = this.T;
     let r = this.cellOf(oldY) - 1;
     const cl = this.cellOf(this.normX(this.x - this.pw / 4)), cr = this.cellOf(this.normX(this.x + this.pw / 4));
@@ -223,7 +225,8 @@ export class BaselineTileKernel extends BaselineTileMap {
     }
   }
 
-  private step(dt: number): void {
+  private step(): void {
+    const dt = this.dt;
     this.events = 0;
     const wasLeft = this.dx < 0, wasRight = this.dx > 0;
     if (this.stepping !== 0) {
@@ -261,9 +264,12 @@ export class BaselineTileKernel extends BaselineTileMap {
       const oldY = this.y;
       this.x = this.normX(this.x + dt * this.dx);
       this.y = this.y + dt * this.dy;
-      this.dx = bound(this.dx + dt * ddx, -this.maxdx, this.maxdx);
-      this.dy = bound(this.dy + dt * ddy, -this.maxdy, this.maxdy);
-      if (this.y < oldY) this.sweepFall(oldY);
+      // bound() written out: a double-valued helper call that V8 does not inline boxes its arguments.
+      const ndx = this.dx + dt * ddx, ndy = this.dy + dt * ddy;
+      this.dx = ndx < -this.maxdx ? -this.maxdx : ndx > this.maxdx ? this.maxdx : ndx;
+      this.dy = ndy < -this.maxdy ? -this.maxdy : ndy > this.maxdy ? this.maxdy : ndy;
+      this.oldY = oldY;
+      if (this.y < oldY) this.sweepFall();
       let k = 0;
       while (k < MAX_ITERATIONS) {
         k++;
@@ -282,6 +288,7 @@ export class BaselineTileKernel extends BaselineTileMap {
     const f64 = this.f64, i32 = this.i32;
     const cf = this.th(T_CTL_F) >> 3, ci = this.th(T_CTL_I) >> 2;
     this.rounds = 0;
+    this.dt = dt;
     let active = 0;
     for (let i = 0; i < count; i++) {
       const f = cf + i * CTL_F_FIELDS;
@@ -300,7 +307,7 @@ export class BaselineTileKernel extends BaselineTileMap {
       this.hurting = i32[n + CI_HURTING];
       this.score = i32[n + CI_SCORE];
       this.hits = i32[n + CI_HITS];
-      this.step(dt);
+      this.step();
       f64[f + CF_X] = this.x;
       f64[f + CF_Y] = this.y;
       f64[f + CF_DX] = this.dx;

@@ -49,6 +49,11 @@ export class BaselineTileMap {
   protected lastCell = 0;
   protected lastMonster = 0;
   private contact = 0;
+  protected qx = 0;
+  protected qy = 0;
+  // Where the last sweep ended: a field, because a double returned from a call that V8 does not
+  // inline is boxed on the heap each time.
+  private moved = 0;
 
   constructor(memory: WebAssembly.Memory) {
     this.memory = memory;
@@ -105,7 +110,8 @@ export class BaselineTileMap {
   }
 
   protected cellOf(v: number): number {
-    return Math.floor(this.tileInv !== 0 ? v * this.tileInv : v / this.tile);
+    // `| 0` as the core's <i32>: keeps cell indices small integers, which V8 never boxes.
+    return Math.floor(this.tileInv !== 0 ? v * this.tileInv : v / this.tile) | 0;
   }
 
   protected flagsAt(col: number, row: number): number {
@@ -124,7 +130,12 @@ export class BaselineTileMap {
     return this.u8[this.cells + row * cols + col];
   }
 
-  protected pointHits(px: number, py: number): number {
+  /**
+   * pointHits for the point (qx, qy): fields, not arguments, because V8 boxes a double passed to a
+   * call it does not inline (one heap number per point, measured by tests/tile_allocation.test.ts).
+   */
+  protected pointHits(): number {
+    const px = this.qx, py = this.qy;
     const cols = this.cols, rows = this.rows, tile = this.tile;
     let col = this.cellOf(px);
     const row = this.cellOf(py);
@@ -187,9 +198,9 @@ export class BaselineTileMap {
       const ox = f64[ex + e], oy = f64[ey + e];
       const o = e * np;
       for (let p = 0; p < np; p++) {
-        const px = this.normX(ox + f64[pts + 2 * p]);
-        const py = oy + f64[pts + 2 * p + 1];
-        const h = this.pointHits(px, py);
+        this.qx = this.normX(ox + f64[pts + 2 * p]);
+        this.qy = oy + f64[pts + 2 * p + 1];
+        const h = this.pointHits();
         i32[outCell + o + p] = this.lastCell;
         u8[outHits + o + p] = h;
         i32[outMon + o + p] = this.lastMonster;
@@ -200,21 +211,22 @@ export class BaselineTileMap {
     return hit;
   }
 
-  private sweepX(x: number, y: number, w: number, h: number, dx: number): number {
+  private sweepX(x: number, y: number, w: number, h: number, dx: number): void {
     const tile = this.tile, eps = this.eps, cols = this.cols;
-    let r0 = this.cellOf(y + eps), r1 = Math.ceil((y + h - eps) / tile) - 1;
+    let r0 = this.cellOf(y + eps), r1 = (Math.ceil((y + h - eps) / tile) | 0) - 1;
     if (r1 < r0) r1 = r0;
     if (r0 < -1) r0 = -1;
     if (r1 > this.rows) r1 = this.rows;
     if (dx > 0) {
-      const cFrom = Math.ceil((x + w - eps) / tile);
-      let cTo = Math.ceil((x + w + dx - eps) / tile) - 1;
+      const cFrom = Math.ceil((x + w - eps) / tile) | 0;
+      let cTo = (Math.ceil((x + w + dx - eps) / tile) | 0) - 1;
       if (this.wrap && cTo - cFrom > cols) cTo = cFrom + cols;
       for (let c = cFrom; c <= cTo; c++) {
         for (let r = r0; r <= r1; r++) {
           if (this.flagsAt(c, r) & CELL_PLATFORM) {
             this.contact |= CONTACT_RIGHT;
-            return c * tile - w;
+            this.moved = c * tile - w;
+            return;
           }
         }
       }
@@ -226,17 +238,18 @@ export class BaselineTileMap {
         for (let r = r0; r <= r1; r++) {
           if (this.flagsAt(c, r) & CELL_PLATFORM) {
             this.contact |= CONTACT_LEFT;
-            return (c + 1) * tile;
+            this.moved = (c + 1) * tile;
+            return;
           }
         }
       }
     }
-    return x + dx;
+    this.moved = x + dx;
   }
 
-  private sweepY(x: number, y: number, w: number, h: number, dy: number): number {
+  private sweepY(x: number, y: number, w: number, h: number, dy: number): void {
     const tile = this.tile, eps = this.eps, cols = this.cols, rows = this.rows;
-    let c0 = this.cellOf(x + eps), c1 = Math.ceil((x + w - eps) / tile) - 1;
+    let c0 = this.cellOf(x + eps), c1 = (Math.ceil((x + w - eps) / tile) | 0) - 1;
     if (c1 < c0) c1 = c0;
     if (this.wrap) {
       if (c1 - c0 >= cols) c1 = c0 + cols - 1;
@@ -257,25 +270,27 @@ export class BaselineTileMap {
         for (let c = c0; c <= c1; c++) {
           if (this.flagsAt(c, r) & (CELL_PLATFORM | CELL_ONE_WAY)) {
             this.contact |= CONTACT_DOWN;
-            return (r + 1) * tile;
+            this.moved = (r + 1) * tile;
+            return;
           }
         }
       }
     } else if (dy > 0) {
-      let rFrom = Math.ceil((y + h - eps) / tile);
-      let rTo = Math.ceil((y + h + dy - eps) / tile) - 1;
+      let rFrom = Math.ceil((y + h - eps) / tile) | 0;
+      let rTo = (Math.ceil((y + h + dy - eps) / tile) | 0) - 1;
       if (!this.floorSolid && rFrom < 0) rFrom = 0;
       if (rTo > rows - 1) rTo = rows - 1;
       for (let r = rFrom; r <= rTo; r++) {
         for (let c = c0; c <= c1; c++) {
           if (this.flagsAt(c, r) & CELL_PLATFORM) {
             this.contact |= CONTACT_UP;
-            return r * tile - h;
+            this.moved = r * tile - h;
+            return;
           }
         }
       }
     }
-    return y + dy;
+    this.moved = y + dy;
   }
 
   moveBoxes(count: number): number {
@@ -289,8 +304,10 @@ export class BaselineTileMap {
       const w = f64[b + 2], h = f64[b + 3], dx = f64[b + 4], dy = f64[b + 5];
       this.contact = 0;
       if (w > 0 && h > 0) {
-        x = this.normX(this.sweepX(x, y, w, h, dx));
-        y = this.sweepY(x, y, w, h, dy);
+        this.sweepX(x, y, w, h, dx);
+        x = this.normX(this.moved);
+        this.sweepY(x, y, w, h, dy);
+        y = this.moved;
         f64[b] = x;
         f64[b + 1] = y;
       }
