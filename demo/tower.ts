@@ -44,6 +44,7 @@ const canvas = element("view", HTMLCanvasElement);
 const hud = element("hud", HTMLElement);
 const backendInput = element("backend", HTMLSelectElement);
 const pointsInput = element("points", HTMLInputElement);
+const towerInput = element("tower", HTMLInputElement);
 const maybeCtx = canvas.getContext("2d", { alpha: false });
 if (!maybeCtx) throw new Error("tower demo: this browser has no 2D canvas context");
 const ctx: CanvasRenderingContext2D = maybeCtx;
@@ -94,6 +95,7 @@ const params = new URLSearchParams(location.search);
 const initialBackend: Backend = params.get("backend") === "js" ? "js" : "wasm";
 backendInput.value = initialBackend;
 pointsInput.checked = params.get("points") !== "0";
+towerInput.checked = params.get("view") === "tower";
 backendInput.addEventListener("change", () => {
   const url = new URL(location.href);
   url.searchParams.set("backend", backendInput.value);
@@ -191,32 +193,53 @@ function frame(now: number): void {
   }
 }
 
+// Screen x of world x: flat (the player in the middle), or on the rotating tower's front face
+// (the player always in front, the columns turning round the cylinder as it runs: the bonus view).
+let towerView = false;
+let camX = 0;
+let towerAngle = 0; // radians per world unit
+const TOWER_RADIUS = 200;
+
+function screenX(x: number): number {
+  return towerView ? canvas.width / 2 + TOWER_RADIUS * Math.sin((x - camX) * towerAngle) : x - camX;
+}
+
+/** On the tower, only the front half faces the camera. */
+function facing(x: number): boolean {
+  return !towerView || Math.cos((x - camX) * towerAngle) > 0.05;
+}
+
 function draw(map: TileMap, px: number, py: number): void {
   const W = canvas.width, H = canvas.height, worldW = map.width;
-  // Camera: the player in the middle; world y-up to screen y-down.
-  const camX = px - W / 2;
+  towerView = towerInput.checked;
+  towerAngle = (2 * Math.PI) / worldW;
+  // Camera: the player in the middle (flat) or in front (tower); world y-up to screen y-down.
+  camX = towerView ? px : px - W / 2;
   const camY = Math.max(-T, Math.min(map.height + T - H, py + T - H / 2)); // a row of ground below row 0
-  const sx = (x: number) => x - camX;
   const sy = (y: number) => H - (y - camY);
   ctx.fillStyle = "#0c0c14";
   ctx.fillRect(0, 0, W, H);
   ctx.fillStyle = "#2a2a3e";
-  ctx.fillRect(0, sy(0), W, H - sy(0)); // the ground below row 0
-  const c0 = Math.floor(camX / T), c1 = Math.ceil((camX + W) / T);
+  if (towerView) ctx.fillRect(W / 2 - TOWER_RADIUS, sy(0), 2 * TOWER_RADIUS, H - sy(0));
+  else ctx.fillRect(0, sy(0), W, H - sy(0)); // the ground below row 0
+  if (towerView) { ctx.fillStyle = "#15152a"; ctx.fillRect(W / 2 - TOWER_RADIUS, 0, 2 * TOWER_RADIUS, sy(0)); }
+  const c0 = towerView ? Math.floor((camX - worldW / 2) / T) : Math.floor(camX / T);
+  const c1 = towerView ? Math.ceil((camX + worldW / 2) / T) : Math.ceil((camX + W) / T);
   const r0 = Math.max(0, Math.floor(camY / T)), r1 = Math.min(map.rows - 1, Math.ceil((camY + H) / T));
   for (let r = r0; r <= r1; r++) {
     for (let c = c0; c <= c1; c++) {
       const f = map.cellAt(c, r); // columns wrap
-      if (!f) continue;
-      const x = sx(c * T), y = sy((r + 1) * T);
-      if (f & Cell.Platform) { ctx.fillStyle = "#5a6b9a"; ctx.fillRect(x, y, T, T); ctx.strokeStyle = "#3d4a70"; ctx.strokeRect(x + 0.5, y + 0.5, T - 1, T - 1); }
+      if (!f || !facing((c + 0.5) * T)) continue;
+      const x = screenX(c * T), x1 = screenX((c + 1) * T), w = x1 - x, y = sy((r + 1) * T);
+      if (f & Cell.Platform) { ctx.fillStyle = "#5a6b9a"; ctx.fillRect(x, y, w, T); ctx.strokeStyle = "#3d4a70"; ctx.strokeRect(x + 0.5, y + 0.5, w - 1, T - 1); }
       if (f & Cell.Ladder) {
+        const a = x + w / 4, b = x + (3 * w) / 4;
         ctx.strokeStyle = "#c08a3e"; ctx.lineWidth = 3;
-        ctx.beginPath(); ctx.moveTo(x + 8, y); ctx.lineTo(x + 8, y + T); ctx.moveTo(x + T - 8, y); ctx.lineTo(x + T - 8, y + T);
-        for (let k = 4; k < T; k += 9) { ctx.moveTo(x + 8, y + k); ctx.lineTo(x + T - 8, y + k); }
+        ctx.beginPath(); ctx.moveTo(a, y); ctx.lineTo(a, y + T); ctx.moveTo(b, y); ctx.lineTo(b, y + T);
+        for (let k = 4; k < T; k += 9) { ctx.moveTo(a, y + k); ctx.lineTo(b, y + k); }
         ctx.stroke(); ctx.lineWidth = 1;
       }
-      if (f & Cell.Coin) { ctx.fillStyle = "#f3c623"; ctx.beginPath(); ctx.arc(x + T / 2, y + T / 2, T / 4, 0, Math.PI * 2); ctx.fill(); }
+      if (f & Cell.Coin) { ctx.fillStyle = "#f3c623"; ctx.beginPath(); ctx.ellipse(x + w / 2, y + T / 2, Math.max(1, w / 4), T / 4, 0, 0, Math.PI * 2); ctx.fill(); }
     }
   }
   // Monsters, drawn at every wrapped copy that is on screen.
@@ -224,21 +247,24 @@ function draw(map: TileMap, px: number, py: number): void {
   ctx.fillStyle = "#d2436b";
   for (let m = 0; m < map.monsterCount; m++) {
     for (const shift of SHIFTS) {
-      const x = sx(mb[4 * m] + shift * worldW);
-      if (x > -T && x < W + T) ctx.fillRect(x, sy(mb[4 * m + 1] + mb[4 * m + 3]), mb[4 * m + 2], mb[4 * m + 3]);
+      const left = mb[4 * m] + shift * worldW;
+      if (!facing(left + mb[4 * m + 2] / 2)) continue;
+      const x = screenX(left), x1 = screenX(left + mb[4 * m + 2]);
+      if (x1 > -T && x < W + T) ctx.fillRect(x, sy(mb[4 * m + 1] + mb[4 * m + 3]), x1 - x, mb[4 * m + 3]);
     }
   }
   // The player: a T x 2T box centred on its origin between its feet.
   const hurting = map.controllerInts[CTL_I_FIELDS * 0 + CI_HURTING] > 0;
   ctx.fillStyle = hurting && probe.frames % 8 < 4 ? "#ffffff" : "#5fd3a5";
-  ctx.fillRect(sx(px - T / 2), sy(py + 2 * T), T, 2 * T);
+  const pl = screenX(px - T / 2);
+  ctx.fillRect(pl, sy(py + 2 * T), screenX(px + T / 2) - pl, 2 * T);
   probe.pointsDrawn = 0;
   if (pointsInput.checked) {
     const pts = POINTS;
     for (let p = 0; p < 10; p++) {
       const h = map.pointHits[p];
       ctx.fillStyle = h & Hit.Monster ? "#ff4df0" : h & Hit.Coin ? "#ffe14d" : h & Hit.Blocked ? "#ff4d4d" : h & Hit.Ladder ? "#4dff7a" : "#ffffff";
-      ctx.fillRect(sx(px + pts[2 * p]) - 2, sy(py + pts[2 * p + 1]) - 2, 4, 4);
+      ctx.fillRect(screenX(px + pts[2 * p]) - 2, sy(py + pts[2 * p + 1]) - 2, 4, 4);
       probe.pointsDrawn++;
     }
   }

@@ -27,9 +27,9 @@ describe.skipIf(!browserSuites)("tower demo in Chromium", () => {
 
   afterAll(() => shutDown(browser, server));
 
-  it.each(["wasm", "js"])("plays the tower level on the %s backend", async (backend) => {
+  it.each([["wasm", ""], ["js", ""], ["wasm", "&view=tower"]])("plays the tower level on the %s backend %s", async (backend, view) => {
     const { page, problems } = await watchedPage(browser!);
-    await page.goto(`${origin}/tower.html?backend=${backend}`);
+    await page.goto(`${origin}/tower.html?backend=${backend}${view}`);
     await page.waitForFunction(() => (window.__hitcoreTower?.frames ?? 0) > 0 || (window.__hitcoreTower?.errors.length ?? 0) > 0,
       undefined, { timeout: 30_000 });
     // Running right at 8 tiles a second, the 20-column tower wraps in under 3 seconds.
@@ -41,7 +41,7 @@ describe.skipIf(!browserSuites)("tower demo in Chromium", () => {
     console.log(`tower ${backend}\n${hud}\n__hitcoreTower = ${JSON.stringify(probe)}`);
     if (backend === "wasm") {
       await mkdir(artifacts, { recursive: true });
-      await page.screenshot({ path: join(artifacts, "tower.png") });
+      await page.screenshot({ path: join(artifacts, view ? "tower-rotating.png" : "tower.png") });
     }
     await page.close();
 
