@@ -3,12 +3,12 @@
 // left, each resolved as in the seed (collide, collideUp, collideDown, stepping up, climbing, hurt).
 // State lives in the controller regions (bindings/tiles_layout.ts); nothing allocates.
 import {
-  CELL_COIN, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
+  CELL_COIN, CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
   CI_SCORE, CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL,
   EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED, EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
   HIT_ONE_WAY, HIT_SPIKE, IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP, MAX_ITERATIONS, P_ACCEL, P_CLIMBDY,
   P_COIN_SCORE, P_FALLING_JUMP, P_FRICTION, P_GRAVITY, P_H, P_HURT_FRAMES, P_IMPULSE, P_LADDER_EDGE,
-  P_MAXDX, P_MAXDY, P_STEP_FRAMES, P_SURFACE, P_W, S_T_ITERATIONS, ST_CLIMBING, ST_FALLING, ST_LIVE,
+  P_MAXDX, P_MAXDY, P_STEP_FRAMES, P_SURFACE, P_TILE, P_W, S_T_ITERATIONS, ST_CLIMBING, ST_FALLING, ST_LIVE,
   T_CELLS, T_CTL_F, T_CTL_I,
 } from "../bindings/tiles_layout";
 import { cellOf, flagsAt, lastCell, lastCol, lastRow, loadMap, normX, param, pointHits, saveStats, setTh, th } from "./tile_map";
@@ -89,7 +89,7 @@ function setOffsets(): void {
 }
 
 function loadTuning(): void {
-  T = param(0);
+  T = param(P_TILE);
   pw = param(P_W);
   maxdx = param(P_MAXDX);
   maxdy = param(P_MAXDY);
@@ -239,7 +239,7 @@ function sweepFall(oldY: f64): void {
   let r = cellOf(oldY) - 1;
   const cl = cellOf(normX(x - pw / 4)), cr = cellOf(normX(x + pw / 4));
   while (r >= -1 && <f64>(r + 1) * T - surface > y) {
-    if ((flagsAt(cl, r) | flagsAt(cr, r)) & 9) { // CELL_PLATFORM | CELL_ONE_WAY
+    if ((flagsAt(cl, r) | flagsAt(cr, r)) & (CELL_PLATFORM | CELL_ONE_WAY)) {
       y = <f64>(r + 1) * T - surface * 0.5;
       return;
     }

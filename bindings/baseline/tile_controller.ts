@@ -3,7 +3,7 @@
 // why of each step.
 import { TILES_HEADER } from "../layout.js";
 import {
-  CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT, CI_SCORE,
+  CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT, CI_SCORE,
   CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL, EV_HEAD,
   EV_HURT, EV_JUMP, EV_LANDED, EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER, HIT_ONE_WAY,
   HIT_SPIKE, IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP, MAX_ITERATIONS, P_ACCEL, P_CLIMBDY, P_COIN_SCORE,
@@ -217,7 +217,7 @@ export class BaselineTileKernel extends BaselineTileMap {
     let r = this.cellOf(oldY) - 1;
     const cl = this.cellOf(this.normX(this.x - this.pw / 4)), cr = this.cellOf(this.normX(this.x + this.pw / 4));
     while (r >= -1 && (r + 1) * T - this.surface > this.y) {
-      if ((this.flagsAt(cl, r) | this.flagsAt(cr, r)) & 9) {
+      if ((this.flagsAt(cl, r) | this.flagsAt(cr, r)) & (CELL_PLATFORM | CELL_ONE_WAY)) {
         this.y = (r + 1) * T - this.surface * 0.5;
         return;
       }
