@@ -43,23 +43,23 @@ export type { ParsedTileMap, TiledMap, TiledOptions };
 export type { TiledObjectInfo, TiledPolygon } from "./tiled.js";
 
 /** Cell flags as stored in `tileMap.cells`. */
-export const Cell = { Platform: CELL_PLATFORM, Ladder: CELL_LADDER, Coin: CELL_COIN, OneWay: CELL_ONE_WAY, Spike: CELL_SPIKE, MonsterNear: CELL_MONSTER_NEAR } as const;
+export const TileCell = { Platform: CELL_PLATFORM, Ladder: CELL_LADDER, Coin: CELL_COIN, OneWay: CELL_ONE_WAY, Spike: CELL_SPIKE, MonsterNear: CELL_MONSTER_NEAR } as const;
 /** Per-point flags in `tileMap.pointHits`. */
-export const Hit = { Blocked: HIT_BLOCKED, Ladder: HIT_LADDER, Coin: HIT_COIN, Monster: HIT_MONSTER, OneWay: HIT_ONE_WAY, Spike: HIT_SPIKE } as const;
+export const TileHit = { Blocked: HIT_BLOCKED, Ladder: HIT_LADDER, Coin: HIT_COIN, Monster: HIT_MONSTER, OneWay: HIT_ONE_WAY, Spike: HIT_SPIKE } as const;
 /** Per-box flags in `tileMap.boxContacts`. */
-export const Contact = { Left: CONTACT_LEFT, Right: CONTACT_RIGHT, Down: CONTACT_DOWN, Up: CONTACT_UP } as const;
+export const TileContact = { Left: CONTACT_LEFT, Right: CONTACT_RIGHT, Down: CONTACT_DOWN, Up: CONTACT_UP } as const;
 /** Controller input bits (`setInput`); Jump is consumed by the step that performs the jump. */
-export const Input = { Left: IN_LEFT, Right: IN_RIGHT, Up: IN_UP, Down: IN_DOWN, Jump: IN_JUMP } as const;
+export const TileInput = { Left: IN_LEFT, Right: IN_RIGHT, Up: IN_UP, Down: IN_DOWN, Jump: IN_JUMP } as const;
 /** Controller events of the last step (`controllerEvents`). */
 export const TileEvent = { Coin: EV_COIN, Landed: EV_LANDED, Head: EV_HEAD, Wall: EV_WALL, Step: EV_STEP, Climb: EV_CLIMB, Fall: EV_FALL, Hurt: EV_HURT, Jump: EV_JUMP } as const;
-export { NO_MONSTER, OUTSIDE, POINT_CAP };
+export { NO_MONSTER, OUTSIDE as OUTSIDE_MAP, POINT_CAP as TILE_POINT_CAP };
 
 /** Coordinates beyond tileSize x this are rejected (cell indices must stay exact integers). */
 export const MAX_TILE_COORD = 1 << 26;
 const PAGE = 65536;
 
 /** The controller's tuning, in world units (T = tileSize): speeds per second, forces per second^2. */
-export interface ControllerTuning {
+export interface TileControllerTuning {
   /** Box width and height (defaults T and 2 T: the middle points then clear a one-tile step). The ten collision points derive from them. */
   width: number;
   height: number;
@@ -107,7 +107,7 @@ export interface TileMapOptions {
   boxCapacity?: number;
   controllerCapacity?: number;
   monsterCapacity?: number;
-  controller?: Partial<ControllerTuning>;
+  controller?: Partial<TileControllerTuning>;
 }
 
 /** What the last call visited (allocates: not for the frame loop). */
@@ -363,12 +363,12 @@ export class TileMap {
 
   // ---- views ------------------------------------------------------------------------------
 
-  /** CELL_* flags per cell, index row * cols + col, row 0 at the bottom. Writable, except bit 7 (Cell.MonsterNear), which the map keeps. */
+  /** CELL_* flags per cell, index row * cols + col, row 0 at the bottom. Writable, except bit 7 (TileCell.MonsterNear), which the map keeps. */
   get cells(): Uint8Array { this.views(); return this._cells; }
   /** Entity origins for collidePoints (x, y). Re-read after ensureEntities. */
   get entityX(): Float64Array { this.views(); return this._entX; }
   get entityY(): Float64Array { this.views(); return this._entY; }
-  /** collidePoints output, entity e point p at e * pointCount + p: cell index or OUTSIDE. */
+  /** collidePoints output, entity e point p at e * pointCount + p: cell index or OUTSIDE_MAP. */
   get pointCells(): Int32Array { this.views(); return this._outCell; }
   /** collidePoints output: Hit.* flags. */
   get pointHits(): Uint8Array { this.views(); return this._outHits; }
@@ -440,12 +440,12 @@ export class TileMap {
     return (this.flagsAt(x, y) & CELL_PLATFORM) === 0;
   }
 
-  /** Sets a cell's flags (Cell.* bits below 128). */
+  /** Sets a cell's flags (TileCell.* bits below 128). */
   setCell(col: number, row: number, flags: number): void {
     if (!Number.isInteger(col) || !Number.isInteger(row) || col < 0 || row < 0 || col >= this.cols || row >= this.rows) {
       throw new HitcoreError("INVALID_ARGUMENT", `setCell(${describe(col)}, ${describe(row)}): the cell is outside the ${this.cols} x ${this.rows} map.`);
     }
-    if (!Number.isInteger(flags) || flags < 0 || flags > 127) throw new HitcoreError("INVALID_ARGUMENT", `cell flags must be an integer 0-127 (Cell.* bits; Cell.MonsterNear is kept by the map), got ${describe(flags)}.`);
+    if (!Number.isInteger(flags) || flags < 0 || flags > 127) throw new HitcoreError("INVALID_ARGUMENT", `cell flags must be an integer 0-127 (TileCell.* bits; TileCell.MonsterNear is kept by the map), got ${describe(flags)}.`);
     const k = row * this.cols + col;
     this.cells[k] = flags | (this._cells[k] & CELL_MONSTER_NEAR);
   }
@@ -635,10 +635,10 @@ export class TileMap {
     this.views();
   }
 
-  /** Input bits (Input.*) for the next steps; Jump is consumed when a jump happens. */
+  /** Input bits (TileInput.*) for the next steps; Jump is consumed when a jump happens. */
   setInput(id: number, bits: number): void {
     this.checkController(id);
-    if (!Number.isInteger(bits) || bits < 0 || bits > 31) throw new HitcoreError("INVALID_ARGUMENT", `input must be Input.* bits (0-31), got ${describe(bits)}.`);
+    if (!Number.isInteger(bits) || bits < 0 || bits > 31) throw new HitcoreError("INVALID_ARGUMENT", `input must be TileInput.* bits (0-31), got ${describe(bits)}.`);
     this._ctlI[CTL_I_FIELDS * id + CI_INPUT] = bits;
   }
 
@@ -649,7 +649,7 @@ export class TileMap {
   }
 
   /** A controller's state (allocates: for tests, HUDs and debugging, not the hot loop). */
-  controller(id: number): ControllerState {
+  controller(id: number): TileControllerState {
     this.checkController(id);
     const f = CTL_F_FIELDS * id, n = CTL_I_FIELDS * id, F = this._ctlF, I = this._ctlI;
     return {
@@ -717,7 +717,7 @@ export class TileMap {
 }
 
 /** A controller's state, as `tileMap.controller(id)` reports it. */
-export interface ControllerState {
+export interface TileControllerState {
   x: number;
   y: number;
   dx: number;
@@ -732,9 +732,9 @@ export interface ControllerState {
   events: number;
 }
 
-function tuningFor(T: number, o: Partial<ControllerTuning>): ControllerTuning {
+function tuningFor(T: number, o: Partial<TileControllerTuning>): TileControllerTuning {
   const maxdx = positive("controller.maxdx", o.maxdx, 8 * T);
-  const t: ControllerTuning = {
+  const t: TileControllerTuning = {
     width: positive("controller.width", o.width, T),
     height: positive("controller.height", o.height, 2 * T),
     maxdx,

@@ -3,7 +3,7 @@
 // lists, and the player's ten collision points looked up by a second call and drawn as an overlay.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { SEED_TOWER } from "../bench/tiles_scene.js";
-import { Cell, createTileMap, Hit, Input, seedCollisionPoints, TileEvent, type Backend, type TileMap } from "../bindings/browser.js";
+import { TileCell, createTileMap, TileHit, TileInput, seedCollisionPoints, TileEvent, type Backend, type TileMap } from "../bindings/browser.js";
 import { CI_HURTING, CTL_I_FIELDS } from "../bindings/tiles_layout.js";
 import { SampleWindow } from "./samples.js";
 
@@ -142,14 +142,14 @@ function frame(now: number): void {
     }
     let input = 0;
     if (autopilot) {
-      input = Input.Right;
-      if (Math.floor(s.time / 2) !== Math.floor((s.time - dt) / 2)) input |= Input.Jump;
+      input = TileInput.Right;
+      if (Math.floor(s.time / 2) !== Math.floor((s.time - dt) / 2)) input |= TileInput.Jump;
     } else {
-      if (held[0]) input |= Input.Left;
-      if (held[1]) input |= Input.Right;
-      if (held[2]) input |= Input.Up;
-      if (held[3]) input |= Input.Down;
-      if (jumpQueued) input |= Input.Jump;
+      if (held[0]) input |= TileInput.Left;
+      if (held[1]) input |= TileInput.Right;
+      if (held[2]) input |= TileInput.Up;
+      if (held[3]) input |= TileInput.Down;
+      if (jumpQueued) input |= TileInput.Jump;
       jumpQueued = false;
     }
     map.setInput(player, input);
@@ -175,7 +175,7 @@ function frame(now: number): void {
       probe.collisionMs = collisionTimes.median();
       probe.fps = frameTimes.rate();
       let coins = 0;
-      for (const f of map.cells) if (f & Cell.Coin) coins++;
+      for (const f of map.cells) if (f & TileCell.Coin) coins++;
       probe.coinsLeft = coins;
       const st = map.controller(player);
       hud.textContent = [
@@ -231,15 +231,15 @@ function draw(map: TileMap, px: number, py: number): void {
       const f = map.cellAt(c, r); // columns wrap
       if (!f || !facing((c + 0.5) * T)) continue;
       const x = screenX(c * T), x1 = screenX((c + 1) * T), w = x1 - x, y = sy((r + 1) * T);
-      if (f & Cell.Platform) { ctx.fillStyle = "#5a6b9a"; ctx.fillRect(x, y, w, T); ctx.strokeStyle = "#3d4a70"; ctx.strokeRect(x + 0.5, y + 0.5, w - 1, T - 1); }
-      if (f & Cell.Ladder) {
+      if (f & TileCell.Platform) { ctx.fillStyle = "#5a6b9a"; ctx.fillRect(x, y, w, T); ctx.strokeStyle = "#3d4a70"; ctx.strokeRect(x + 0.5, y + 0.5, w - 1, T - 1); }
+      if (f & TileCell.Ladder) {
         const a = x + w / 4, b = x + (3 * w) / 4;
         ctx.strokeStyle = "#c08a3e"; ctx.lineWidth = 3;
         ctx.beginPath(); ctx.moveTo(a, y); ctx.lineTo(a, y + T); ctx.moveTo(b, y); ctx.lineTo(b, y + T);
         for (let k = 4; k < T; k += 9) { ctx.moveTo(a, y + k); ctx.lineTo(b, y + k); }
         ctx.stroke(); ctx.lineWidth = 1;
       }
-      if (f & Cell.Coin) { ctx.fillStyle = "#f3c623"; ctx.beginPath(); ctx.ellipse(x + w / 2, y + T / 2, Math.max(1, w / 4), T / 4, 0, 0, Math.PI * 2); ctx.fill(); }
+      if (f & TileCell.Coin) { ctx.fillStyle = "#f3c623"; ctx.beginPath(); ctx.ellipse(x + w / 2, y + T / 2, Math.max(1, w / 4), T / 4, 0, 0, Math.PI * 2); ctx.fill(); }
     }
   }
   // Monsters, drawn at every wrapped copy that is on screen.
@@ -263,7 +263,7 @@ function draw(map: TileMap, px: number, py: number): void {
     const pts = POINTS;
     for (let p = 0; p < 10; p++) {
       const h = map.pointHits[p];
-      ctx.fillStyle = h & Hit.Monster ? "#ff4df0" : h & Hit.Coin ? "#ffe14d" : h & Hit.Blocked ? "#ff4d4d" : h & Hit.Ladder ? "#4dff7a" : "#ffffff";
+      ctx.fillStyle = h & TileHit.Monster ? "#ff4df0" : h & TileHit.Coin ? "#ffe14d" : h & TileHit.Blocked ? "#ff4d4d" : h & TileHit.Ladder ? "#4dff7a" : "#ffffff";
       ctx.fillRect(screenX(px + pts[2 * p]) - 2, sy(py + pts[2 * p + 1]) - 2, 4, 4);
       probe.pointsDrawn++;
     }

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { randomAscii } from "../bench/tiles_scene.js";
-import { createTileMap, Input, seedCollisionPoints } from "../bindings/node.js";
+import { createTileMap, TileInput, seedCollisionPoints } from "../bindings/node.js";
 import { BACKENDS } from "./support.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -26,7 +26,7 @@ describe("the tile frame loop", () => {
       collidePoints: () => m.collidePoints(500),
       moveBoxes: () => m.moveBoxes(500),
       stepControllers: (f) => {
-        m.setInput(f % 200, Input.Right | (f & 8 ? Input.Jump : 0));
+        m.setInput(f % 200, TileInput.Right | (f & 8 ? TileInput.Jump : 0));
         m.stepControllers(1 / 60);
       },
     };

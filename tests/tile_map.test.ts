@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../bench/scene.js";
 import { randomAscii, SEED_TOWER } from "../bench/tiles_scene.js";
 import {
-  Cell, Contact, createTileMap, Hit, HitcoreError, NO_MONSTER, OUTSIDE, parseAsciiMap, seedCollisionPoints,
+  TileCell, TileContact, createTileMap, TileHit, HitcoreError, NO_MONSTER, OUTSIDE_MAP, parseAsciiMap, seedCollisionPoints,
   type TileMap, type TileMapOptions,
 } from "../bindings/node.js";
 import { RefMap } from "./tiles_reference.js";
@@ -43,8 +43,8 @@ describe("ASCII maps", () => {
         const row = m.rows - 1 - line;
         for (let col = 0; col < m.cols; col++) {
           const ch = SEED_TOWER[line][col];
-          const want = ch === "X" ? Cell.Platform : ch === "H" ? Cell.Ladder : ch === "o" ? Cell.Coin : 0;
-          expect(m.cellAt(col, row) & ~Cell.MonsterNear, `line ${line} col ${col} '${ch}'`).toBe(want);
+          const want = ch === "X" ? TileCell.Platform : ch === "H" ? TileCell.Ladder : ch === "o" ? TileCell.Coin : 0;
+          expect(m.cellAt(col, row) & ~TileCell.MonsterNear, `line ${line} col ${col} '${ch}'`).toBe(want);
         }
       }
       // Monsters 0, 0, 3, 2 in text order (top to bottom, left to right).
@@ -134,7 +134,7 @@ describe("collision points", () => {
         }
         if (want.hits) hit++;
         if (want.monster >= 0) monsters++;
-        if (want.hits & Hit.Coin) coins++;
+        if (want.hits & TileHit.Coin) coins++;
       }
     }
     expect(counts[0]).toBe(hit);
@@ -168,7 +168,7 @@ describe("collision points", () => {
     }
   });
 
-  it("reports cells outside the map as OUTSIDE: floor solid, walls solid, air empty", async () => {
+  it("reports cells outside the map as OUTSIDE_MAP: floor solid, walls solid, air empty", async () => {
     for (const m of await tileMaps({ cols: 3, rows: 2, tileSize: 8 })) {
       m.setPoints([0, 0]);
       const at = (x: number, y: number): [number, number] => {
@@ -176,10 +176,10 @@ describe("collision points", () => {
         m.collidePoints(1);
         return [m.pointCells[0], m.pointHits[0]];
       };
-      expect(at(4, -1)).toEqual([OUTSIDE, Hit.Blocked]);
-      expect(at(-1, 4)).toEqual([OUTSIDE, Hit.Blocked]);
-      expect(at(24, 4)).toEqual([OUTSIDE, Hit.Blocked]);
-      expect(at(4, 16)).toEqual([OUTSIDE, 0]);
+      expect(at(4, -1)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
+      expect(at(-1, 4)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
+      expect(at(24, 4)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
+      expect(at(4, 16)).toEqual([OUTSIDE_MAP, 0]);
       expect(at(23.999, 15.999)).toEqual([5, 0]);
     }
   });
@@ -226,11 +226,11 @@ describe("swept boxes", () => {
     const floor = "X".repeat(cols), air = " ".repeat(cols);
     for (const m of await tileMaps({ ascii: [floor, air, air, air, air, floor], tileSize: T })) {
       const cases: { h: number; y: number; dy: number; contact: number }[] = [
-        { h: 12, y: T, dy: -2, contact: Contact.Down }, // pressed onto the floor by gravity
+        { h: 12, y: T, dy: -2, contact: TileContact.Down }, // pressed onto the floor by gravity
         { h: 12, y: T, dy: 0, contact: 0 }, // resting exactly on it
         { h: 12, y: T + 0.5, dy: 0, contact: 0 }, // hovering just above
-        { h: 20, y: 5 * T - 20, dy: 3, contact: Contact.Up }, // pushed into the ceiling
-        { h: 4 * T, y: T, dy: -1, contact: Contact.Down }, // filling the gap exactly, floor to ceiling
+        { h: 20, y: 5 * T - 20, dy: 3, contact: TileContact.Up }, // pushed into the ceiling
+        { h: 4 * T, y: T, dy: -1, contact: TileContact.Down }, // filling the gap exactly, floor to ceiling
       ];
       for (const speed of [0.25, 1, 7, 15.5, 16, 40]) {
         for (const c of cases) {
@@ -262,17 +262,17 @@ describe("swept boxes", () => {
         m.boxes.set([30 * T - 7, 20, 6, 6, -speed, 0], 6);
         m.moveBoxes(2);
         expect(m.boxes[0]).toBe(20 * T - 5);
-        expect(m.boxContacts[0]).toBe(Contact.Right);
+        expect(m.boxContacts[0]).toBe(TileContact.Right);
         expect(m.boxes[6]).toBe(21 * T);
-        expect(m.boxContacts[1]).toBe(Contact.Left);
+        expect(m.boxContacts[1]).toBe(TileContact.Left);
       }
       // Falling from far above onto the floor, and onto a one-tile floor piece.
       m.boxes.set([2, 1e6, 5, 5, 0, -2e6], 0);
       m.moveBoxes(1);
-      expect([m.boxes[1], m.boxContacts[0]]).toEqual([0, Contact.Down]);
+      expect([m.boxes[1], m.boxContacts[0]]).toEqual([0, TileContact.Down]);
       m.boxes.set([20 * T + 3, 1e5, 5, 5, 0, -2e5], 0);
       m.moveBoxes(1);
-      expect([m.boxes[1], m.boxContacts[0]]).toEqual([2 * T, Contact.Down]);
+      expect([m.boxes[1], m.boxContacts[0]]).toEqual([2 * T, TileContact.Down]);
     }
   });
 
@@ -285,7 +285,7 @@ describe("swept boxes", () => {
       expect(Array.from(m.boxes.subarray(0, 2))).toEqual([21, 20]);
       expect(Array.from(m.boxes.subarray(6, 8))).toEqual([21, 22]);
       expect(Array.from(m.boxes.subarray(12, 14))).toEqual([25, 12]);
-      expect(Array.from(m.boxContacts.subarray(0, 3))).toEqual([Contact.Down, 0, 0]);
+      expect(Array.from(m.boxContacts.subarray(0, 3))).toEqual([TileContact.Down, 0, 0]);
     }
   });
 });

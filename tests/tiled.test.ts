@@ -3,7 +3,7 @@
 // maps rejected with the field named, before anything is allocated from their declared size.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { Cell, createTileMap, HitcoreError, parseTiledMap } from "../bindings/node.js";
+import { TileCell, createTileMap, HitcoreError, parseTiledMap } from "../bindings/node.js";
 import { BACKENDS } from "./support.js";
 
 const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
@@ -59,9 +59,9 @@ describe("Tiled maps", () => {
     expect([m.cols, m.rows, m.tileSize]).toEqual([4, 3, 16]);
     // Tiled's last data row is the map's row 0.
     expect(Array.from(m.cells)).toEqual([
-      Cell.Platform, Cell.Ladder, Cell.Platform, Cell.Platform, // decoration + the flipped platform from the group layer
-      0, Cell.Ladder, Cell.OneWay, 0,
-      0, Cell.Coin, 0, 0, // the monster tile is a spawn, not a flag
+      TileCell.Platform, TileCell.Ladder, TileCell.Platform, TileCell.Platform, // decoration + the flipped platform from the group layer
+      0, TileCell.Ladder, TileCell.OneWay, 0,
+      0, TileCell.Coin, 0, 0, // the monster tile is a spawn, not a flag
     ]);
     expect(Array.from(m.monsters)).toEqual([3, 2, 2]);
   });
@@ -86,7 +86,7 @@ describe("Tiled maps", () => {
     for (const backend of BACKENDS) {
       const tm = await createTileMap({ tiled: smallMap(), backend, wasm: await core });
       expect(tm.tileSize).toBe(16);
-      expect(tm.cellAt(1, 2)).toBe(Cell.Coin);
+      expect(tm.cellAt(1, 2)).toBe(TileCell.Coin);
       expect(tm.monsterCount).toBe(1);
       expect(Array.from(tm.monsterBoxes.subarray(0, 4))).toEqual([48, 32, 16, 16]);
       expect(tm.monsterTypes[0]).toBe(2);
@@ -102,7 +102,7 @@ describe("Tiled maps", () => {
     ground.data = Buffer.from(gids.buffer).toString("base64");
     ground.encoding = "base64";
     const only = parseTiledMap(map, { tileLayers: ["ground"] });
-    expect(Array.from(only.cells.subarray(0, 4))).toEqual([Cell.Platform, Cell.Ladder, Cell.Platform, 0]);
+    expect(Array.from(only.cells.subarray(0, 4))).toEqual([TileCell.Platform, TileCell.Ladder, TileCell.Platform, 0]);
   });
 
   it("rejects malformed maps, naming the field", () => {
