@@ -233,7 +233,7 @@ describe("wasm and js in lockstep", () => {
   it.each([[4, false], [5, true]])("agree with the seed's player written as the article writes it (seed %i, wrap %s)", async (seed, wrap) => {
     const maps = await tileMaps({ ascii: randomAscii(30, 24, seed, 0.2), wrap, controller: { hurtFrames: 20 } });
     const ref = new RefMap(maps[0], T / 2);
-    // ControllerTuning's documented defaults for tile size T.
+    // TileControllerTuning's documented defaults for tile size T.
     const tuning: RefTuning = {
       w: T, h: 2 * T, maxdx: 8 * T, maxdy: 20 * T, climbdy: 4 * T, gravity: 58.8 * T, impulse: 1200 * T, accel: 32 * T,
       friction: 48 * T, surface: 0.5 * T, ladderEdge: 0.6, fallingJump: 12, stepFrames: 8, hurtFrames: 20, coinScore: 50,

@@ -144,7 +144,7 @@ export class RefMap {
   }
 }
 
-/** The controller's tuning, as in ControllerTuning. */
+/** The controller's tuning, as in TileControllerTuning. */
 export interface RefTuning {
   w: number; h: number; maxdx: number; maxdy: number; climbdy: number; gravity: number; impulse: number; accel: number;
   friction: number; surface: number; ladderEdge: number; fallingJump: number; stepFrames: number; hurtFrames: number; coinScore: number;
