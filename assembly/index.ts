@@ -11,3 +11,5 @@ export { rectsBuild, rectsQueryBox } from "./rect_level";
 export { rectsStepCharacters } from "./characters";
 export { rectsCast, rectsMoveProjectiles } from "./casts";
 export { castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls";
+export { collidePoints, moveBoxes } from "./tile_map";
+export { stepControllers } from "./tile_controller";

@@ -4,11 +4,13 @@ import { compileSource, createWorldWith, type CreateOptions, type WasmSource } f
 import type { World } from "./world.js";
 import { createRectLevelWith, type CreateRectLevelOptions, type RectLevel } from "./rect_level.js";
 import { createPlatformsWith, type CreatePlatformsOptions, type Platforms } from "./platforms.js";
+import { createTileMapWith, type TileMap, type TileMapOptions } from "./tile_map.js";
 
 export * from "./world.js";
 export * from "./primitives.js";
 export * from "./rect_level.js";
 export * from "./platforms.js";
+export * from "./tile_map.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 let packaged: Promise<WebAssembly.Module> | null = null;
@@ -37,4 +39,9 @@ export function createRectLevel(options: CreateRectLevelOptions = {}): Promise<R
 /** Creates surfaces, polyhedra and balls in one kernel. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
 export function createPlatforms(options: CreatePlatformsOptions = {}): Promise<Platforms> {
   return createPlatformsWith(options, load);
+}
+
+/** Creates a tile map (ASCII, Tiled JSON or empty) on the wasm core (default) or the `js` baseline. */
+export function createTileMap(options: TileMapOptions): Promise<TileMap> {
+  return createTileMapWith(options, load);
 }

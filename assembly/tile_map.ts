@@ -1,0 +1,320 @@
+// The tile map's hot loops: collision points for many entities, and swept box moves against the
+// cells (grid traversal). Free functions over the regions the tile header points at
+// (bindings/tiles_layout.ts); the facade validates everything, the core never allocates and skips
+// what it cannot use. Coordinates are y-up and f64 (see tiles_layout.ts for why).
+import { TILES_HEADER } from "../bindings/layout";
+import {
+  BOX_FIELDS, CELL_COIN, CELL_MONSTER_NEAR, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
+  CONTACT_RIGHT, CONTACT_UP, EDGE_EPS_DEN, EDGE_EPS_NUM, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
+  HIT_ONE_WAY, HIT_SPIKE, NO_MONSTER, OUTSIDE, P_COIN_W, P_TILE, S_T_CELLS_VISITED, S_T_MONSTER_TESTS,
+  T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_HEAD, T_MON_NEXT,
+  T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
+} from "../bindings/tiles_layout";
+
+// @ts-ignore: decorator
+@inline export function th(field: i32): i32 {
+  return load<i32>(TILES_HEADER + (field << 2));
+}
+
+// @ts-ignore: decorator
+@inline export function setTh(field: i32, value: i32): void {
+  store<i32>(TILES_HEADER + (field << 2), value);
+}
+
+// @ts-ignore: decorator
+@inline export function param(p: i32): f64 {
+  return load<f64>(th(T_PARAMS) + (p << 3));
+}
+
+// The map, read once per call into globals so the helpers below stay small.
+let cols: i32 = 0;
+let rows: i32 = 0;
+let wrap: bool = false;
+let floorSolid: bool = false;
+let cells: i32 = 0;
+let monHead: i32 = 0;
+let monNext: i32 = 0;
+let monBox: i32 = 0;
+let tile: f64 = 1;
+let tileInv: f64 = 0; // 1 / tile when that is exact (tile a power of two), else 0
+let width: f64 = 1;
+let coinHalf: f64 = 0;
+let eps: f64 = 0;
+let cellsVisited: i32 = 0;
+let monsterTests: i32 = 0;
+
+// What the last pointHits found.
+export let lastCol: i32 = 0;
+export let lastRow: i32 = 0;
+export let lastCell: i32 = 0;
+export let lastMonster: i32 = 0;
+
+/** Reads the map header into globals; every exported call starts here. */
+export function loadMap(): void {
+  cols = th(T_COLS);
+  rows = th(T_ROWS);
+  wrap = th(T_WRAP) != 0;
+  floorSolid = th(T_FLOOR) != 0;
+  cells = th(T_CELLS);
+  monHead = th(T_MON_HEAD);
+  monNext = th(T_MON_NEXT);
+  monBox = th(T_MON_BOX);
+  tile = param(P_TILE);
+  tileInv = 1 / tile;
+  if (tileInv * tile != 1 || reinterpret<u64>(tile) & 0xfffffffffffff) tileInv = 0;
+  width = <f64>cols * tile;
+  coinHalf = param(P_COIN_W) * 0.5;
+  eps = tile * (<f64>EDGE_EPS_NUM / <f64>EDGE_EPS_DEN);
+  cellsVisited = 0;
+  monsterTests = 0;
+}
+
+export function saveStats(): void {
+  setTh(S_T_CELLS_VISITED, cellsVisited);
+  setTh(S_T_MONSTER_TESTS, monsterTests);
+}
+
+/** x folded into [0, width) on a wrapping map; unchanged otherwise. */
+// @ts-ignore: decorator
+@inline export function normX(x: f64): f64 {
+  if (!wrap || (x >= 0 && x < width)) return x;
+  let r = x - Math.floor(x / width) * width;
+  // Rounding can land a tiny negative x exactly on width.
+  if (r >= width) r -= width;
+  if (r < 0) r = 0;
+  return r;
+}
+
+// @ts-ignore: decorator
+@inline export function cellOf(v: f64): i32 {
+  // A power-of-two tile divides exactly by multiplying with its inverse (a division costs ~4x more).
+  return <i32>Math.floor(tileInv != 0 ? v * tileInv : v / tile);
+}
+
+/** Flags of cell (col, row): outside the map, rows below are the floor, columns beside are walls. */
+export function flagsAt(col: i32, row: i32): i32 {
+  cellsVisited++;
+  if (row < 0) return floorSolid ? CELL_PLATFORM : 0;
+  if (row >= rows) return 0;
+  if (wrap) {
+    if (col < 0 || col >= cols) {
+      col = col % cols;
+      if (col < 0) col += cols;
+    }
+  } else if (col < 0 || col >= cols) {
+    return CELL_PLATFORM;
+  }
+  return <i32>load<u8>(cells + row * cols + col);
+}
+
+// @ts-ignore: decorator
+@inline function between(n: f64, lo: f64, hi: f64): bool {
+  return n >= lo && n <= hi;
+}
+
+/**
+ * The seed's updateCollisionPoint for one point (already normalised): HIT_* flags, with the exact
+ * box checks for coins and monsters on top of the cell test. Sets lastCol/lastRow/lastCell/lastMonster.
+ */
+export function pointHits(px: f64, py: f64): i32 {
+  let col = cellOf(px);
+  const row = cellOf(py);
+  if (wrap && col >= cols) col = cols - 1; // px just below width can round up to cols
+  const f = flagsAt(col, row);
+  let hits = 0;
+  if (f & CELL_PLATFORM) hits |= HIT_BLOCKED;
+  if (f & CELL_LADDER) hits |= HIT_LADDER;
+  if (f & CELL_ONE_WAY) hits |= HIT_ONE_WAY;
+  if (f & CELL_SPIKE) hits |= HIT_SPIKE;
+  const inside = row >= 0 && row < rows && col >= 0 && col < cols;
+  lastCol = col;
+  lastRow = row;
+  lastCell = inside ? row * cols + col : OUTSIDE;
+  lastMonster = NO_MONSTER;
+  if (!inside) return hits;
+  if (f & CELL_COIN) {
+    // A coin is COIN_W wide, centred in its column, the full row high.
+    const cx = (<f64>col + 0.5) * tile;
+    if (between(px, cx - coinHalf, cx + coinHalf) && between(py, <f64>row * tile, <f64>(row + 1) * tile)) hits |= HIT_COIN;
+  }
+  // Monsters are no bigger than a cell and listed in the cell of their centre, so the 3 x 3 cells
+  // around the point hold every monster whose box can contain it; only cells a box touches are searched.
+  if ((f & CELL_MONSTER_NEAR) == 0) return hits;
+  let best = NO_MONSTER;
+  for (let r = row - 1; r <= row + 1; r++) {
+    if (r < 0 || r >= rows) continue;
+    for (let c = col - 1; c <= col + 1; c++) {
+      let cc = c;
+      if (wrap) {
+        if (cc < 0) cc += cols;
+        else if (cc >= cols) cc -= cols;
+      } else if (cc < 0 || cc >= cols) continue;
+      let m = load<i32>(monHead + ((r * cols + cc) << 2));
+      while (m >= 0) {
+        monsterTests++;
+        const b = monBox + (m << 5);
+        const mx = load<f64>(b), my = load<f64>(b, 8), mw = load<f64>(b, 16), mh = load<f64>(b, 24);
+        if ((m < best || best < 0) && between(py, my, my + mh)) {
+          // On the tower a box may straddle the seam: the point also counts one width further on.
+          if (between(px, mx, mx + mw) || (wrap && between(px + width, mx, mx + mw))) best = m;
+        }
+        m = load<i32>(monNext + (m << 2));
+      }
+    }
+  }
+  if (best >= 0) {
+    hits |= HIT_MONSTER;
+    lastMonster = best;
+  }
+  return hits;
+}
+
+/**
+ * Collision points for entities [0, count): each entity's origin plus each of the T_POINT_COUNT
+ * offsets, looked up in the map. Writes cell, HIT_* and monster per (entity, point); returns how
+ * many points hit anything.
+ */
+export function collidePoints(count: i32): i32 {
+  loadMap();
+  const np = th(T_POINT_COUNT);
+  const pts = th(T_POINTS);
+  const ex = th(T_ENT_X), ey = th(T_ENT_Y);
+  const outCell = th(T_OUT_CELL), outHits = th(T_OUT_HITS), outMon = th(T_OUT_MONSTER);
+  let hit = 0;
+  for (let e = 0; e < count; e++) {
+    const ox = load<f64>(ex + (e << 3)), oy = load<f64>(ey + (e << 3));
+    const o = e * np;
+    for (let p = 0; p < np; p++) {
+      const px = normX(ox + load<f64>(pts + (p << 4)));
+      const py = oy + load<f64>(pts + (p << 4), 8);
+      const h = pointHits(px, py);
+      store<i32>(outCell + ((o + p) << 2), lastCell);
+      store<u8>(outHits + o + p, <u8>h);
+      store<i32>(outMon + ((o + p) << 2), lastMonster);
+      if (h != 0) hit++;
+    }
+  }
+  saveStats();
+  return hit;
+}
+
+// @ts-ignore: decorator
+@inline function solidSide(col: i32, row: i32): bool {
+  return (flagsAt(col, row) & CELL_PLATFORM) != 0;
+}
+
+// @ts-ignore: decorator
+@inline function solidBelow(col: i32, row: i32): bool {
+  return (flagsAt(col, row) & (CELL_PLATFORM | CELL_ONE_WAY)) != 0;
+}
+
+let contact: i32 = 0;
+
+/** Moves a box (min corner x, y; size w, h) by dx along x, stopping at the first solid column it enters. */
+function sweepX(x: f64, y: f64, w: f64, h: f64, dx: f64): f64 {
+  // The rows the box covers; a box resting exactly on a row's top does not cover it, so a run of
+  // floor tiles below it is never in the way (no seams to snag on).
+  let r0 = cellOf(y + eps), r1 = <i32>Math.ceil((y + h - eps) / tile) - 1;
+  if (r1 < r0) r1 = r0;
+  // Rows below the map all read like row -1 and rows above like row `rows`.
+  if (r0 < -1) r0 = -1;
+  if (r1 > rows) r1 = rows;
+  if (dx > 0) {
+    const cFrom = <i32>Math.ceil((x + w - eps) / tile);
+    let cTo = <i32>Math.ceil((x + w + dx - eps) / tile) - 1;
+    // On a wrapping map, a band with no solid cell in `cols` columns has none at all.
+    if (wrap && cTo - cFrom > cols) cTo = cFrom + cols;
+    for (let c = cFrom; c <= cTo; c++) {
+      for (let r = r0; r <= r1; r++) {
+        if (solidSide(c, r)) {
+          contact |= CONTACT_RIGHT;
+          return <f64>c * tile - w;
+        }
+      }
+    }
+  } else if (dx < 0) {
+    const cFrom = cellOf(x + eps) - 1;
+    let cTo = cellOf(x + dx + eps);
+    if (wrap && cFrom - cTo > cols) cTo = cFrom - cols;
+    for (let c = cFrom; c >= cTo; c--) {
+      for (let r = r0; r <= r1; r++) {
+        if (solidSide(c, r)) {
+          contact |= CONTACT_LEFT;
+          return <f64>(c + 1) * tile;
+        }
+      }
+    }
+  }
+  return x + dx;
+}
+
+/** Moves a box by dy along y; one-way cells stop it only on the way down (it enters them from above). */
+function sweepY(x: f64, y: f64, w: f64, h: f64, dy: f64): f64 {
+  let c0 = cellOf(x + eps), c1 = <i32>Math.ceil((x + w - eps) / tile) - 1;
+  if (c1 < c0) c1 = c0;
+  if (wrap) {
+    if (c1 - c0 >= cols) c1 = c0 + cols - 1;
+  } else {
+    if (c0 < -1) c0 = -1;
+    if (c1 > cols) c1 = cols;
+  }
+  if (dy < 0) {
+    let rFrom = cellOf(y + eps) - 1;
+    let rTo = cellOf(y + dy + eps);
+    if (rFrom > rows - 1) rFrom = rows - 1; // rows above the map are empty
+    if (floorSolid) {
+      if (rTo < -1) rTo = -1;
+    } else if (rTo < 0) {
+      rTo = 0;
+    }
+    for (let r = rFrom; r >= rTo; r--) {
+      for (let c = c0; c <= c1; c++) {
+        if (solidBelow(c, r)) {
+          contact |= CONTACT_DOWN;
+          return <f64>(r + 1) * tile;
+        }
+      }
+    }
+  } else if (dy > 0) {
+    let rFrom = <i32>Math.ceil((y + h - eps) / tile);
+    let rTo = <i32>Math.ceil((y + h + dy - eps) / tile) - 1;
+    if (!floorSolid && rFrom < 0) rFrom = 0;
+    if (rTo > rows - 1) rTo = rows - 1;
+    for (let r = rFrom; r <= rTo; r++) {
+      for (let c = c0; c <= c1; c++) {
+        if (solidSide(c, r)) {
+          contact |= CONTACT_UP;
+          return <f64>r * tile - h;
+        }
+      }
+    }
+  }
+  return y + dy;
+}
+
+/**
+ * Moves boxes [0, count) by their (dx, dy), x first then y, through the cells they cross (grid
+ * traversal: nothing tunnels, however fast). Writes the new x, y in place and CONTACT_* per box;
+ * returns how many boxes touched something. Boxes with a size that is not positive stay put.
+ */
+export function moveBoxes(count: i32): i32 {
+  loadMap();
+  const boxes = th(T_BOXES), out = th(T_BOX_HITS);
+  let touched = 0;
+  for (let i = 0; i < count; i++) {
+    const b = boxes + i * (BOX_FIELDS << 3);
+    let x = load<f64>(b), y = load<f64>(b, 8);
+    const w = load<f64>(b, 16), h = load<f64>(b, 24), dx = load<f64>(b, 32), dy = load<f64>(b, 40);
+    contact = 0;
+    if (w > 0 && h > 0) {
+      x = normX(sweepX(x, y, w, h, dx));
+      y = sweepY(x, y, w, h, dy);
+      store<f64>(b, x);
+      store<f64>(b, y, 8);
+    }
+    store<u8>(out + i, <u8>contact);
+    if (contact != 0) touched++;
+  }
+  saveStats();
+  return touched;
+}

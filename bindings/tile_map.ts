@@ -1,0 +1,776 @@
+// The tile map facade: one TileMap over either kernel (wasm core or TS baseline). It owns the
+// layout, growth and validation; the kernels run the loops (assembly/tile_map.ts,
+// assembly/tile_controller.ts). Coordinates are y-up, row 0 at the bottom (bindings/tiles_layout.ts).
+//
+// Regions, in this order from the arena base (N = cols * rows, M monsters, E entities, P = POINT_CAP,
+// B boxes, C controllers); every region survives growth:
+//   params      f64[PARAM_COUNT]
+//   points      f64[2P]        collision point offsets
+//   cells       u8[N]          CELL_* flags
+//   monHead     i32[N]         first monster per cell
+//   monNext     i32[M]         next monster in the same cell
+//   monBox      f64[4M]        x, y, w, h
+//   monLive     u8[M]
+//   entX, entY  f64[E]         entity origins for collidePoints
+//   outCell     i32[E * P]     } collidePoints output
+//   outHits     u8[E * P]      }
+//   outMonster  i32[E * P]     }
+//   boxes       f64[6B]        x, y, w, h, dx, dy for moveBoxes
+//   boxHits     u8[B]          CONTACT_*
+//   ctlF        f64[5C]        CF_*
+//   ctlI        i32[9C]        CI_*
+import { parseAsciiMap, type ParsedTileMap } from "./ascii_map.js";
+import { kernelFor, type CoreLoader, type WasmSource } from "./create.js";
+import { TILES_HEADER } from "./layout.js";
+import { BaselineTileKernel } from "./baseline/tile_controller.js";
+import { parseTiledMap, type TiledMap, type TiledOptions } from "./tiled.js";
+import {
+  BOX_FIELDS, CELL_COIN, CELL_LADDER, CELL_MONSTER_NEAR, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_DX, CF_DY, CF_X, CF_Y,
+  CI_EVENTS, CI_HITS, CI_HURTING, CI_INPUT, CI_SCORE, CI_STATE, CONTACT_DOWN, CONTACT_LEFT, CONTACT_RIGHT,
+  CONTACT_UP, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL, EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED,
+  EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER, HIT_ONE_WAY, HIT_SPIKE, IN_DOWN, IN_JUMP,
+  IN_LEFT, IN_RIGHT, IN_UP, NO_MONSTER, OUTSIDE, P_ACCEL, P_CLIMBDY, P_COIN_SCORE, P_COIN_W, P_FALLING_JUMP,
+  P_FRICTION, P_GRAVITY, P_H, P_HURT_FRAMES, P_IMPULSE, P_LADDER_EDGE, P_MAXDX, P_MAXDY, P_STEP_FRAMES,
+  P_SURFACE, P_TILE, P_W, PARAM_COUNT, POINT_CAP, S_T_CELLS_VISITED, S_T_ITERATIONS, S_T_MONSTER_TESTS,
+  ST_CLIMBING, ST_FALLING, ST_LIVE, T_BOX_CAP, T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_CTL_CAP, T_CTL_F,
+  T_CTL_I, T_ENT_CAP, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_CAP, T_MON_HEAD, T_MON_LIVE, T_MON_NEXT,
+  T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
+} from "./tiles_layout.js";
+import { HitcoreError, type Backend } from "./world.js";
+
+export { parseAsciiMap, parseTiledMap };
+export type { ParsedTileMap, TiledMap, TiledOptions };
+export type { TiledObjectInfo, TiledPolygon } from "./tiled.js";
+
+/** Cell flags as stored in `tileMap.cells`. */
+export const TileCell = { Platform: CELL_PLATFORM, Ladder: CELL_LADDER, Coin: CELL_COIN, OneWay: CELL_ONE_WAY, Spike: CELL_SPIKE, MonsterNear: CELL_MONSTER_NEAR } as const;
+/** Per-point flags in `tileMap.pointHits`. */
+export const TileHit = { Blocked: HIT_BLOCKED, Ladder: HIT_LADDER, Coin: HIT_COIN, Monster: HIT_MONSTER, OneWay: HIT_ONE_WAY, Spike: HIT_SPIKE } as const;
+/** Per-box flags in `tileMap.boxContacts`. */
+export const TileContact = { Left: CONTACT_LEFT, Right: CONTACT_RIGHT, Down: CONTACT_DOWN, Up: CONTACT_UP } as const;
+/** Controller input bits (`setInput`); Jump is consumed by the step that performs the jump. */
+export const TileInput = { Left: IN_LEFT, Right: IN_RIGHT, Up: IN_UP, Down: IN_DOWN, Jump: IN_JUMP } as const;
+/** Controller events of the last step (`controllerEvents`). */
+export const TileEvent = { Coin: EV_COIN, Landed: EV_LANDED, Head: EV_HEAD, Wall: EV_WALL, Step: EV_STEP, Climb: EV_CLIMB, Fall: EV_FALL, Hurt: EV_HURT, Jump: EV_JUMP } as const;
+export { NO_MONSTER, OUTSIDE as OUTSIDE_MAP, POINT_CAP as TILE_POINT_CAP };
+
+/** Coordinates beyond tileSize x this are rejected (cell indices must stay exact integers). */
+export const MAX_TILE_COORD = 1 << 26;
+const PAGE = 65536;
+
+/** The controller's tuning, in world units (T = tileSize): speeds per second, forces per second^2. */
+export interface TileControllerTuning {
+  /** Box width and height (defaults T and 2 T: the middle points then clear a one-tile step). The ten collision points derive from them. */
+  width: number;
+  height: number;
+  maxdx: number; // 8 T
+  maxdy: number; // 20 T
+  climbdy: number; // 4 T
+  gravity: number; // 58.8 T (9.8 x 6 meters of one tile)
+  impulse: number; // 1200 T (a one-frame force at 60 fps)
+  accel: number; // 4 maxdx
+  friction: number; // 6 maxdx
+  /** How far below a row's top a foot may be and still land on it (0.5 T). */
+  surface: number;
+  /** How close to a ladder's centre, in half columns, the player must be to climb (0.6). */
+  ladderEdge: number;
+  /** Frames after walking off an edge during which a jump still works (12). */
+  fallingJump: number;
+  stepFrames: number; // 8
+  hurtFrames: number; // 60
+  coinScore: number; // 50
+}
+
+export interface TileMapOptions {
+  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  backend?: Backend;
+  /** The core to use instead of the packaged hitcore.wasm. */
+  wasm?: WasmSource;
+  /** The map: the seed's ASCII rows (first line on top), a Tiled JSON map, or an empty cols x rows. */
+  ascii?: readonly string[] | string;
+  tiled?: unknown;
+  tiledOptions?: TiledOptions;
+  cols?: number;
+  rows?: number;
+  /** World units per cell (default: Tiled's tilewidth, else 32). */
+  tileSize?: number;
+  /** x wraps around the map's width (the tower). Default false: columns beside the map are walls. */
+  wrap?: boolean;
+  /** Rows below the map are solid ground (default true). Rows above are always empty. */
+  solidFloor?: boolean;
+  /** Coin box width (default tileSize / 2), centred in its cell, the full cell high. */
+  coinWidth?: number;
+  /** Size of monsters spawned from the map (default tileSize); at most tileSize. */
+  monsterSize?: number;
+  /** Room reserved before growing (x2): entities for collidePoints, boxes, controllers, monsters. */
+  entityCapacity?: number;
+  boxCapacity?: number;
+  controllerCapacity?: number;
+  monsterCapacity?: number;
+  controller?: Partial<TileControllerTuning>;
+}
+
+/** What the last call visited (allocates: not for the frame loop). */
+export interface TileStats {
+  cellsVisited: number;
+  monsterTests: number;
+  /** Controller check rounds of the last stepControllers. */
+  iterations: number;
+}
+
+/** The interface both tile kernels implement. */
+export interface TileKernel {
+  readonly memory: WebAssembly.Memory;
+  arenaBase(): number;
+  /** Collision points of entities [0, count); returns how many points hit anything. */
+  collidePoints(count: number): number;
+  /** Swept moves of boxes [0, count); returns how many touched something. */
+  moveBoxes(count: number): number;
+  /** Steps controllers [0, count) by dt; returns how many had events. */
+  stepControllers(count: number, dt: number): number;
+}
+
+interface Caps {
+  cells: number;
+  monsters: number;
+  entities: number;
+  boxes: number;
+  controllers: number;
+}
+
+// Header field of each region, in layout order.
+const REGION_FIELDS = [T_PARAMS, T_POINTS, T_CELLS, T_MON_HEAD, T_MON_NEXT, T_MON_BOX, T_MON_LIVE, T_ENT_X, T_ENT_Y, T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_BOXES, T_BOX_HITS, T_CTL_F, T_CTL_I];
+
+function regionBytes(c: Caps): number[] {
+  const eps = c.entities * POINT_CAP;
+  return [8 * PARAM_COUNT, 16 * POINT_CAP, c.cells, 4 * c.cells, 4 * c.monsters, 32 * c.monsters, c.monsters,
+    8 * c.entities, 8 * c.entities, 4 * eps, eps, 4 * eps, 8 * BOX_FIELDS * c.boxes, c.boxes,
+    8 * CTL_F_FIELDS * c.controllers, 4 * CTL_I_FIELDS * c.controllers];
+}
+
+interface Layout {
+  caps: Caps;
+  offsets: number[];
+  sizes: number[];
+  end: number;
+}
+
+function layoutFor(base: number, caps: Caps): Layout {
+  const sizes = regionBytes(caps);
+  const offsets: number[] = [];
+  let at = (base + 15) & ~15;
+  for (const s of sizes) {
+    offsets.push(at);
+    at = (at + s + 15) & ~15;
+  }
+  return { caps, offsets, sizes, end: at };
+}
+
+function describe(v: unknown): string {
+  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
+}
+
+function count(name: string, v: unknown, min: number, fallback: number): number {
+  const n = v ?? fallback;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min) throw new HitcoreError("INVALID_OPTION", `${name} must be an integer >= ${min}, got ${describe(v)}.`);
+  return n;
+}
+
+function positive(name: string, v: unknown, fallback: number): number {
+  const n = v ?? fallback;
+  if (typeof n !== "number" || !Number.isFinite(n) || n <= 0) throw new HitcoreError("INVALID_OPTION", `${name} must be a positive finite number, got ${describe(v)}.`);
+  return n;
+}
+
+/** The seed's ten collision points for a w x h player, relative to its origin (centred between its feet). */
+export function seedCollisionPoints(w: number, h: number, tileSize = 32): Float64Array {
+  const px = tileSize / 32;
+  return Float64Array.from([
+    -w / 4, h - 2 * px, w / 4, h - 2 * px, // top left, top right
+    -w / 2, h / 2, w / 2, h / 2, // middle left, middle right
+    -w / 4, 0, w / 4, 0, // bottom left, bottom right
+    -w / 4, -px, w / 4, -px, // under left, under right
+    0, h / 2, 0, -px, // ladder up, ladder down
+  ]);
+}
+
+/** A tile map: cells, monsters, collision points, swept boxes and platformer controllers. */
+export class TileMap {
+  readonly backend: Backend;
+  readonly cols: number;
+  readonly rows: number;
+  readonly tileSize: number;
+  readonly wrap: boolean;
+  readonly solidFloor: boolean;
+  /** Rectangles and polygons of a Tiled map's object layers (empty for other maps), for the other stores. */
+  readonly objects: Pick<TiledMap, "rects" | "rectInfo" | "polygons">;
+  /** Monster type per monster id (from the map, or addMonster). */
+  monsterTypes: Int32Array;
+
+  private readonly kernel: TileKernel;
+  private readonly memory: WebAssembly.Memory;
+  private layout: Layout;
+  private pointCount = 0;
+  private monsterTop = 0;
+  private monsterFree: number[] = [];
+  private controllerTop = 0;
+  /** Monster boxes touching each cell (CELL_MONSTER_NEAR is set where this is above 0). */
+  private cover: Int32Array;
+
+  private buffer: ArrayBuffer | null = null;
+  private header = new Int32Array(0);
+  private _params = new Float64Array(0);
+  private _points = new Float64Array(0);
+  private _cells = new Uint8Array(0);
+  private _monHead = new Int32Array(0);
+  private _monNext = new Int32Array(0);
+  private _monBox = new Float64Array(0);
+  private _monLive = new Uint8Array(0);
+  private _entX = new Float64Array(0);
+  private _entY = new Float64Array(0);
+  private _outCell = new Int32Array(0);
+  private _outHits = new Uint8Array(0);
+  private _outMonster = new Int32Array(0);
+  private _boxes = new Float64Array(0);
+  private _boxHits = new Uint8Array(0);
+  private _ctlF = new Float64Array(0);
+  private _ctlI = new Int32Array(0);
+
+  /** Use createTileMap() from the package entry; this constructor takes an instantiated kernel. */
+  constructor(kernel: TileKernel, backend: Backend, map: ParsedTileMap & Partial<TiledMap>, options: TileMapOptions = {}) {
+    this.kernel = kernel;
+    this.backend = backend;
+    this.memory = kernel.memory;
+    this.cols = map.cols;
+    this.rows = map.rows;
+    const T = positive("tileSize", options.tileSize, map.tileSize ?? 32);
+    this.tileSize = T;
+    this.wrap = options.wrap ?? false;
+    this.solidFloor = options.solidFloor ?? true;
+    this.objects = { rects: map.rects ?? new Float32Array(0), rectInfo: map.rectInfo ?? [], polygons: map.polygons ?? [] };
+    const coinWidth = positive("coinWidth", options.coinWidth, T / 2);
+    const monsterSize = positive("monsterSize", options.monsterSize, T);
+    if (monsterSize > T) throw new HitcoreError("INVALID_OPTION", `monsterSize must be at most tileSize (${T}), got ${monsterSize}; monsters are looked up in the cells around a point.`);
+    const spawns = map.monsters.length / 3;
+    const caps: Caps = {
+      cells: this.cols * this.rows,
+      monsters: Math.max(count("monsterCapacity", options.monsterCapacity, 1, 64), spawns),
+      entities: count("entityCapacity", options.entityCapacity, 1, 1024),
+      boxes: count("boxCapacity", options.boxCapacity, 1, 256),
+      controllers: count("controllerCapacity", options.controllerCapacity, 1, 16),
+    };
+    const tuning = tuningFor(T, options.controller ?? {});
+    this.monsterTypes = new Int32Array(caps.monsters);
+    this.cover = new Int32Array(caps.cells);
+    this.layout = layoutFor(kernel.arenaBase(), caps);
+    this.ensureBytes(this.layout.end);
+    this.writeHeader();
+    this._cells.set(map.cells);
+    this._monHead.fill(NO_MONSTER);
+    const p = this._params;
+    p[P_TILE] = T;
+    p[P_COIN_W] = coinWidth;
+    p[P_W] = tuning.width; p[P_H] = tuning.height; p[P_MAXDX] = tuning.maxdx; p[P_MAXDY] = tuning.maxdy;
+    p[P_CLIMBDY] = tuning.climbdy; p[P_GRAVITY] = tuning.gravity; p[P_IMPULSE] = tuning.impulse;
+    p[P_ACCEL] = tuning.accel; p[P_FRICTION] = tuning.friction; p[P_SURFACE] = tuning.surface;
+    p[P_LADDER_EDGE] = tuning.ladderEdge; p[P_FALLING_JUMP] = tuning.fallingJump; p[P_STEP_FRAMES] = tuning.stepFrames;
+    p[P_HURT_FRAMES] = tuning.hurtFrames; p[P_COIN_SCORE] = tuning.coinScore;
+    this.setPoints(seedCollisionPoints(tuning.width, tuning.height, T));
+    for (let k = 0; k < spawns; k++) {
+      const col = map.monsters[3 * k], row = map.monsters[3 * k + 1];
+      const inset = (T - monsterSize) / 2;
+      this.addMonster(col * T + inset, row * T, monsterSize, monsterSize, map.monsters[3 * k + 2]);
+    }
+  }
+
+  // ---- memory -----------------------------------------------------------------------------
+
+  private ensureBytes(end: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
+  }
+
+  private writeHeader(): void {
+    this.buffer = null;
+    this.views();
+    const h = this.header, L = this.layout;
+    for (let r = 0; r < REGION_FIELDS.length; r++) h[REGION_FIELDS[r]] = L.offsets[r];
+    h[T_COLS] = this.cols;
+    h[T_ROWS] = this.rows;
+    h[T_WRAP] = this.wrap ? 1 : 0;
+    h[T_FLOOR] = this.solidFloor ? 1 : 0;
+    h[T_MON_CAP] = L.caps.monsters;
+    h[T_ENT_CAP] = L.caps.entities;
+    h[T_BOX_CAP] = L.caps.boxes;
+    h[T_CTL_CAP] = L.caps.controllers;
+    h[T_POINT_COUNT] = this.pointCount;
+  }
+
+  /** Views over the regions, rebuilt when memory has grown (a grown buffer detaches the old views). */
+  private views(): void {
+    const buffer = this.memory.buffer;
+    if (this.buffer === buffer) return;
+    this.buffer = buffer;
+    const o = this.layout.offsets, c = this.layout.caps, eps = c.entities * POINT_CAP;
+    this.header = new Int32Array(buffer, TILES_HEADER, 128);
+    this._params = new Float64Array(buffer, o[0], PARAM_COUNT);
+    this._points = new Float64Array(buffer, o[1], 2 * POINT_CAP);
+    this._cells = new Uint8Array(buffer, o[2], c.cells);
+    this._monHead = new Int32Array(buffer, o[3], c.cells);
+    this._monNext = new Int32Array(buffer, o[4], c.monsters);
+    this._monBox = new Float64Array(buffer, o[5], 4 * c.monsters);
+    this._monLive = new Uint8Array(buffer, o[6], c.monsters);
+    this._entX = new Float64Array(buffer, o[7], c.entities);
+    this._entY = new Float64Array(buffer, o[8], c.entities);
+    this._outCell = new Int32Array(buffer, o[9], eps);
+    this._outHits = new Uint8Array(buffer, o[10], eps);
+    this._outMonster = new Int32Array(buffer, o[11], eps);
+    this._boxes = new Float64Array(buffer, o[12], BOX_FIELDS * c.boxes);
+    this._boxHits = new Uint8Array(buffer, o[13], c.boxes);
+    this._ctlF = new Float64Array(buffer, o[14], CTL_F_FIELDS * c.controllers);
+    this._ctlI = new Int32Array(buffer, o[15], CTL_I_FIELDS * c.controllers);
+  }
+
+  /** Re-lays the regions for new capacities (x2 growth), moving every region's contents. */
+  private relayout(caps: Caps): void {
+    const old = this.layout;
+    const next = layoutFor(this.kernel.arenaBase(), caps);
+    this.ensureBytes(next.end);
+    const bytes = new Uint8Array(this.memory.buffer);
+    // New offsets are never below old ones: moving from the last region back never overwrites unmoved data.
+    for (let r = REGION_FIELDS.length - 1; r >= 0; r--) {
+      const from = old.offsets[r], to = next.offsets[r], keep = Math.min(old.sizes[r], next.sizes[r]);
+      bytes.copyWithin(to, from, from + keep);
+      bytes.fill(0, to + keep, to + next.sizes[r]);
+    }
+    // Per-entity outputs are laid out entity-major with POINT_CAP stride: unchanged by growth.
+    this.layout = next;
+    if (caps.monsters > this.monsterTypes.length) {
+      const types = new Int32Array(caps.monsters);
+      types.set(this.monsterTypes);
+      this.monsterTypes = types;
+    }
+    this.writeHeader();
+  }
+
+  private grow(field: keyof Caps, need: number): void {
+    const caps = { ...this.layout.caps };
+    let n = caps[field];
+    while (n < need) n *= 2;
+    caps[field] = n;
+    this.relayout(caps);
+  }
+
+  // ---- views ------------------------------------------------------------------------------
+
+  /** CELL_* flags per cell, index row * cols + col, row 0 at the bottom. Writable, except bit 7 (TileCell.MonsterNear), which the map keeps. */
+  get cells(): Uint8Array { this.views(); return this._cells; }
+  /** Entity origins for collidePoints (x, y). Re-read after ensureEntities. */
+  get entityX(): Float64Array { this.views(); return this._entX; }
+  get entityY(): Float64Array { this.views(); return this._entY; }
+  /** collidePoints output, entity e point p at e * pointCount + p: cell index or OUTSIDE_MAP. */
+  get pointCells(): Int32Array { this.views(); return this._outCell; }
+  /** collidePoints output: Hit.* flags. */
+  get pointHits(): Uint8Array { this.views(); return this._outHits; }
+  /** collidePoints output: the lowest monster id whose box holds the point, or NO_MONSTER. */
+  get pointMonsters(): Int32Array { this.views(); return this._outMonster; }
+  /** moveBoxes input and output: (x, y, w, h, dx, dy) per box; x, y are rewritten. */
+  get boxes(): Float64Array { this.views(); return this._boxes; }
+  /** moveBoxes output: Contact.* per box. */
+  get boxContacts(): Uint8Array { this.views(); return this._boxHits; }
+  /** Monster boxes (x, y, w, h) per monster id; read only (use moveMonster). */
+  get monsterBoxes(): Float64Array { this.views(); return this._monBox; }
+
+  get entityCapacity(): number { return this.layout.caps.entities; }
+  get boxCapacity(): number { return this.layout.caps.boxes; }
+  get monsterCapacity(): number { return this.layout.caps.monsters; }
+  get controllerCapacity(): number { return this.layout.caps.controllers; }
+  /** Monster ids in use are below this (freed ids inside are not live). */
+  get monsterCount(): number { return this.monsterTop; }
+  get controllerCount(): number { return this.controllerTop; }
+  get pointsPerEntity(): number { return this.pointCount; }
+  /** The map's width in world units (the wrap period). */
+  get width(): number { return this.cols * this.tileSize; }
+  get height(): number { return this.rows * this.tileSize; }
+
+  ensureEntities(n: number): void {
+    count("entities", n, 0, 0);
+    if (n > this.layout.caps.entities) this.grow("entities", n);
+  }
+
+  ensureBoxes(n: number): void {
+    count("boxes", n, 0, 0);
+    if (n > this.layout.caps.boxes) this.grow("boxes", n);
+  }
+
+  // ---- cells ------------------------------------------------------------------------------
+
+  /** x folded into [0, width) on a wrapping map (the tower's normalizex); unchanged otherwise. */
+  normalizeX(x: number): number {
+    if (!this.wrap) return x;
+    const w = this.width;
+    let r = x - Math.floor(x / w) * w;
+    if (r >= w) r -= w;
+    if (r < 0) r = 0;
+    return r;
+  }
+
+  /** Flags of cell (col, row), with the outside rules: floor below, walls beside (unless wrapping), air above. */
+  cellAt(col: number, row: number): number {
+    if (!Number.isInteger(col) || !Number.isInteger(row)) throw new HitcoreError("INVALID_ARGUMENT", `cellAt takes integer col and row, got ${describe(col)}, ${describe(row)}.`);
+    if (row < 0) return this.solidFloor ? CELL_PLATFORM : 0;
+    if (row >= this.rows) return 0;
+    if (this.wrap) col = ((col % this.cols) + this.cols) % this.cols;
+    else if (col < 0 || col >= this.cols) return CELL_PLATFORM;
+    return this.cells[row * this.cols + col];
+  }
+
+  /** Flags of the cell under world point (x, y). */
+  flagsAt(x: number, y: number): number {
+    this.checkCoord("x", x);
+    this.checkCoord("y", y);
+    const T = this.tileSize;
+    let col = Math.floor(this.normalizeX(x) / T);
+    if (this.wrap && col >= this.cols) col = this.cols - 1;
+    return this.cellAt(col, Math.floor(y / T));
+  }
+
+  /** The seed-002 grid check: may a point move to (x, y)? False in a platform, a wall or the floor. */
+  canMoveTo(x: number, y: number): boolean {
+    return (this.flagsAt(x, y) & CELL_PLATFORM) === 0;
+  }
+
+  /** Sets a cell's flags (TileCell.* bits below 128). */
+  setCell(col: number, row: number, flags: number): void {
+    if (!Number.isInteger(col) || !Number.isInteger(row) || col < 0 || row < 0 || col >= this.cols || row >= this.rows) {
+      throw new HitcoreError("INVALID_ARGUMENT", `setCell(${describe(col)}, ${describe(row)}): the cell is outside the ${this.cols} x ${this.rows} map.`);
+    }
+    if (!Number.isInteger(flags) || flags < 0 || flags > 127) throw new HitcoreError("INVALID_ARGUMENT", `cell flags must be an integer 0-127 (TileCell.* bits; TileCell.MonsterNear is kept by the map), got ${describe(flags)}.`);
+    const k = row * this.cols + col;
+    this.cells[k] = flags | (this._cells[k] & CELL_MONSTER_NEAR);
+  }
+
+  // ---- monsters ---------------------------------------------------------------------------
+
+  /** Adds a monster box (min corner x, y; w, h at most tileSize); returns its id. */
+  addMonster(x: number, y: number, w: number, h: number, type = 0): number {
+    this.checkMonsterBox(x, y, w, h);
+    const id = this.monsterFree.length > 0 ? this.monsterFree[this.monsterFree.length - 1] : this.monsterTop;
+    if (id >= this.layout.caps.monsters) this.grow("monsters", id + 1);
+    if (this.monsterFree.length > 0) this.monsterFree.pop();
+    else this.monsterTop++;
+    this.views();
+    this._monLive[id] = 1;
+    this.monsterTypes[id] = type;
+    this.placeMonster(id, x, y, w, h);
+    return id;
+  }
+
+  /** Moves a monster (relinking it to the cell of its centre). */
+  moveMonster(id: number, x: number, y: number): void {
+    this.checkMonster(id);
+    const b = this._monBox, w = b[4 * id + 2], h = b[4 * id + 3];
+    this.checkMonsterBox(x, y, w, h);
+    this.unlinkMonster(id);
+    this.placeMonster(id, x, y, w, h);
+  }
+
+  removeMonster(id: number): void {
+    this.checkMonster(id);
+    this.unlinkMonster(id);
+    this._monLive[id] = 0;
+    this.monsterFree.push(id);
+  }
+
+  isMonster(id: number): boolean {
+    this.views();
+    return Number.isInteger(id) && id >= 0 && id < this.monsterTop && this._monLive[id] === 1;
+  }
+
+  private checkMonster(id: number): void {
+    if (!this.isMonster(id)) throw new HitcoreError("UNKNOWN_ID", `no live monster with id ${describe(id)}; use an id addMonster returned and not removed.`);
+  }
+
+  private checkMonsterBox(x: number, y: number, w: number, h: number): void {
+    this.checkCoord("monster x", x);
+    this.checkCoord("monster y", y);
+    const T = this.tileSize;
+    if (!(w >= 0 && w <= T) || !(h >= 0 && h <= T)) throw new HitcoreError("INVALID_ARGUMENT", `monster size must be within 0..tileSize (${T}), got ${describe(w)} x ${describe(h)}; split bigger monsters.`);
+    const cx = this.normalizeX(x + w / 2), cy = y + h / 2;
+    if (cy < 0 || cy >= this.height || (!this.wrap && (cx < 0 || cx >= this.width))) {
+      throw new HitcoreError("INVALID_ARGUMENT", `monster centre (${cx}, ${cy}) is outside the map (0..${this.width} x 0..${this.height}); monsters live inside it.`);
+    }
+  }
+
+  private homeCell(id: number): number {
+    const b = this._monBox, T = this.tileSize;
+    let col = Math.floor(this.normalizeX(b[4 * id] + b[4 * id + 2] / 2) / T);
+    if (col >= this.cols) col = this.cols - 1;
+    const row = Math.min(this.rows - 1, Math.floor((b[4 * id + 1] + b[4 * id + 3] / 2) / T));
+    return row * this.cols + col;
+  }
+
+  private placeMonster(id: number, x: number, y: number, w: number, h: number): void {
+    this.views();
+    const b = this._monBox;
+    b[4 * id] = this.normalizeX(x);
+    b[4 * id + 1] = y;
+    b[4 * id + 2] = w;
+    b[4 * id + 3] = h;
+    const cell = this.homeCell(id);
+    this._monNext[id] = this._monHead[cell];
+    this._monHead[cell] = id;
+    this.coverMonster(id, 1);
+  }
+
+  /** Counts the monster in every cell its closed box touches, keeping CELL_MONSTER_NEAR in step. */
+  private coverMonster(id: number, delta: number): void {
+    const b = this._monBox, T = this.tileSize, cols = this.cols, rows = this.rows;
+    const x = b[4 * id], y = b[4 * id + 1];
+    const c0 = Math.floor(x / T), c1 = Math.floor((x + b[4 * id + 2]) / T);
+    const r0 = Math.max(0, Math.floor(y / T)), r1 = Math.min(rows - 1, Math.floor((y + b[4 * id + 3]) / T));
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        let cc = c;
+        if (this.wrap) cc = ((c % cols) + cols) % cols;
+        else if (c < 0 || c >= cols) continue;
+        const k = r * cols + cc;
+        this.cover[k] += delta;
+        if (this.cover[k] > 0) this._cells[k] |= CELL_MONSTER_NEAR;
+        else this._cells[k] &= ~CELL_MONSTER_NEAR;
+      }
+    }
+  }
+
+  private unlinkMonster(id: number): void {
+    this.views();
+    this.coverMonster(id, -1);
+    const cell = this.homeCell(id);
+    const head = this._monHead, next = this._monNext;
+    if (head[cell] === id) {
+      head[cell] = next[id];
+    } else {
+      let m = head[cell];
+      while (m >= 0 && next[m] !== id) m = next[m];
+      if (m >= 0) next[m] = next[id];
+    }
+    next[id] = NO_MONSTER;
+  }
+
+  // ---- collision points -------------------------------------------------------------------
+
+  /** Sets the collision points: (dx, dy) pairs relative to an entity's origin, at most POINT_CAP. */
+  setPoints(offsets: ArrayLike<number>): void {
+    const n = offsets.length / 2;
+    if (!Number.isInteger(n) || n < 1 || n > POINT_CAP) throw new HitcoreError("INVALID_ARGUMENT", `setPoints takes 1 to ${POINT_CAP} (dx, dy) pairs, got ${offsets.length} numbers.`);
+    for (let k = 0; k < offsets.length; k++) this.checkCoord(`point offset ${k}`, offsets[k]);
+    this.views();
+    for (let k = 0; k < offsets.length; k++) this._points[k] = offsets[k];
+    this.pointCount = n;
+    this.header[T_POINT_COUNT] = n;
+  }
+
+  /**
+   * Looks up every collision point of entities [0, count) (origins in entityX / entityY): writes
+   * pointCells, pointHits and pointMonsters at e * pointsPerEntity + p. One kernel call; returns
+   * how many points hit anything.
+   */
+  collidePoints(n: number): number {
+    count("count", n, 0, 0);
+    if (n > this.layout.caps.entities) throw new HitcoreError("CAPACITY", `collidePoints(${n}) is over entityCapacity ${this.layout.caps.entities}; call ensureEntities(${n}) first.`);
+    this.views();
+    const xs = this._entX, ys = this._entY;
+    for (let e = 0; e < n; e++) {
+      if (!this.coordOk(xs[e]) || !this.coordOk(ys[e])) {
+        throw new HitcoreError("INVALID_ARGUMENT", `entity ${e} has origin (${xs[e]}, ${ys[e]}); origins must be finite and within ${MAX_TILE_COORD} tiles.`);
+      }
+    }
+    return this.kernel.collidePoints(n);
+  }
+
+  // ---- swept boxes ------------------------------------------------------------------------
+
+  /**
+   * Moves boxes [0, count) of `boxes` by (dx, dy) through the map, x then y, stopping at the first
+   * solid cell each crosses (grid traversal: nothing tunnels) and sliding seam-free along runs of
+   * tiles. Rewrites x, y; writes boxContacts; returns how many boxes touched something.
+   */
+  moveBoxes(n: number): number {
+    count("count", n, 0, 0);
+    if (n > this.layout.caps.boxes) throw new HitcoreError("CAPACITY", `moveBoxes(${n}) is over boxCapacity ${this.layout.caps.boxes}; call ensureBoxes(${n}) first.`);
+    this.views();
+    const b = this._boxes;
+    for (let i = 0; i < n; i++) {
+      const o = BOX_FIELDS * i;
+      const ok = this.coordOk(b[o]) && this.coordOk(b[o + 1]) && b[o + 2] > 0 && b[o + 3] > 0 && this.coordOk(b[o + 2]) && this.coordOk(b[o + 3]) &&
+        this.coordOk(b[o + 4]) && this.coordOk(b[o + 5]);
+      if (!ok) {
+        throw new HitcoreError("INVALID_ARGUMENT", `box ${i} is (${Array.from(b.subarray(o, o + 6)).join(", ")}); x, y, dx, dy must be finite and sizes positive (a point mover can use a tiny box).`);
+      }
+    }
+    return this.kernel.moveBoxes(n);
+  }
+
+  // ---- controllers ------------------------------------------------------------------------
+
+  /** Adds a platformer controller with its origin (centred between its feet) at (x, y); returns its id. */
+  addController(x: number, y: number): number {
+    this.checkCoord("controller x", x);
+    this.checkCoord("controller y", y);
+    const id = this.controllerTop;
+    if (id >= this.layout.caps.controllers) this.grow("controllers", id + 1);
+    this.views();
+    this.controllerTop++;
+    const f = CTL_F_FIELDS * id, n = CTL_I_FIELDS * id;
+    this._ctlF.fill(0, f, f + CTL_F_FIELDS);
+    this._ctlI.fill(0, n, n + CTL_I_FIELDS);
+    this._ctlF[f + CF_X] = this.normalizeX(x);
+    this._ctlF[f + CF_Y] = y;
+    this._ctlI[n + CI_STATE] = ST_LIVE;
+    return id;
+  }
+
+  private checkController(id: number): void {
+    if (!Number.isInteger(id) || id < 0 || id >= this.controllerTop) throw new HitcoreError("UNKNOWN_ID", `no controller with id ${describe(id)}; use an id addController returned.`);
+    this.views();
+  }
+
+  /** Input bits (TileInput.*) for the next steps; Jump is consumed when a jump happens. */
+  setInput(id: number, bits: number): void {
+    this.checkController(id);
+    if (!Number.isInteger(bits) || bits < 0 || bits > 31) throw new HitcoreError("INVALID_ARGUMENT", `input must be TileInput.* bits (0-31), got ${describe(bits)}.`);
+    this._ctlI[CTL_I_FIELDS * id + CI_INPUT] = bits;
+  }
+
+  /** Steps every controller by dt seconds in one kernel call; returns how many had events. */
+  stepControllers(dt: number): number {
+    if (typeof dt !== "number" || !(dt > 0 && dt <= 1)) throw new HitcoreError("INVALID_ARGUMENT", `dt must be in (0, 1] seconds, got ${describe(dt)}.`);
+    return this.kernel.stepControllers(this.controllerTop, dt);
+  }
+
+  /** A controller's state (allocates: for tests, HUDs and debugging, not the hot loop). */
+  controller(id: number): TileControllerState {
+    this.checkController(id);
+    const f = CTL_F_FIELDS * id, n = CTL_I_FIELDS * id, F = this._ctlF, I = this._ctlI;
+    return {
+      x: F[f + CF_X], y: F[f + CF_Y], dx: F[f + CF_DX], dy: F[f + CF_DY],
+      falling: (I[n + CI_STATE] & ST_FALLING) !== 0, climbing: (I[n + CI_STATE] & ST_CLIMBING) !== 0,
+      hurting: I[n + CI_HURTING], score: I[n + CI_SCORE], hits: I[n + CI_HITS], events: I[n + CI_EVENTS],
+    };
+  }
+
+  /** Controller x, y and score without allocating. */
+  controllerX(id: number): number { this.checkController(id); return this._ctlF[CTL_F_FIELDS * id + CF_X]; }
+  controllerY(id: number): number { this.checkController(id); return this._ctlF[CTL_F_FIELDS * id + CF_Y]; }
+  controllerScore(id: number): number { this.checkController(id); return this._ctlI[CTL_I_FIELDS * id + CI_SCORE]; }
+  controllerEvents(id: number): number { this.checkController(id); return this._ctlI[CTL_I_FIELDS * id + CI_EVENTS]; }
+
+  /** Places a controller (x normalised on a wrapping map) and zeroes its speed. */
+  setControllerPosition(id: number, x: number, y: number): void {
+    this.checkController(id);
+    this.checkCoord("controller x", x);
+    this.checkCoord("controller y", y);
+    const f = CTL_F_FIELDS * id;
+    this._ctlF[f + CF_X] = this.normalizeX(x);
+    this._ctlF[f + CF_Y] = y;
+    this._ctlF[f + CF_DX] = 0;
+    this._ctlF[f + CF_DY] = 0;
+  }
+
+  /** The raw controller stores (CF_* / CI_* fields), for differential tests and bulk reads. */
+  get controllerReals(): Float64Array { this.views(); return this._ctlF; }
+  get controllerInts(): Int32Array { this.views(); return this._ctlI; }
+
+  // ---- checks -----------------------------------------------------------------------------
+
+  get stats(): TileStats {
+    this.views();
+    return { cellsVisited: this.header[S_T_CELLS_VISITED], monsterTests: this.header[S_T_MONSTER_TESTS], iterations: this.header[S_T_ITERATIONS] };
+  }
+
+  /** Checks the monster lists: every live monster is listed once, in the cell of its centre. Throws if not. */
+  validate(): void {
+    this.views();
+    const seen = new Uint8Array(this.layout.caps.monsters);
+    const cells = this.cols * this.rows;
+    for (let c = 0; c < cells; c++) {
+      for (let m = this._monHead[c], guard = 0; m !== NO_MONSTER; m = this._monNext[m]) {
+        if (m < 0 || m >= this.monsterTop || this._monLive[m] !== 1) throw new Error(`cell ${c} lists monster ${m}, which is not live`);
+        if (seen[m]++) throw new Error(`monster ${m} is listed twice`);
+        if (this.homeCell(m) !== c) throw new Error(`monster ${m} is listed in cell ${c}, its centre is in ${this.homeCell(m)}`);
+        if (++guard > this.monsterTop) throw new Error(`cell ${c} has a cycle`);
+      }
+    }
+    for (let m = 0; m < this.monsterTop; m++) if (this._monLive[m] === 1 && !seen[m]) throw new Error(`monster ${m} is in no cell`);
+    for (let c = 0; c < cells; c++) {
+      if ((this.cover[c] > 0) !== ((this._cells[c] & CELL_MONSTER_NEAR) !== 0)) throw new Error(`cell ${c}: MonsterNear bit out of step with ${this.cover[c]} monsters touching it`);
+    }
+  }
+
+  private coordOk(v: number): boolean {
+    return Number.isFinite(v) && Math.abs(v) <= MAX_TILE_COORD * this.tileSize;
+  }
+
+  private checkCoord(name: string, v: number): void {
+    if (typeof v !== "number" || !this.coordOk(v)) throw new HitcoreError("INVALID_ARGUMENT", `${name} must be finite and within ${MAX_TILE_COORD} tiles of the origin, got ${describe(v)}.`);
+  }
+}
+
+/** A controller's state, as `tileMap.controller(id)` reports it. */
+export interface TileControllerState {
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+  falling: boolean;
+  climbing: boolean;
+  /** Frames of immunity left after a hurt. */
+  hurting: number;
+  score: number;
+  hits: number;
+  /** TileEvent.* bits of the last step. */
+  events: number;
+}
+
+function tuningFor(T: number, o: Partial<TileControllerTuning>): TileControllerTuning {
+  const maxdx = positive("controller.maxdx", o.maxdx, 8 * T);
+  const t: TileControllerTuning = {
+    width: positive("controller.width", o.width, T),
+    height: positive("controller.height", o.height, 2 * T),
+    maxdx,
+    maxdy: positive("controller.maxdy", o.maxdy, 20 * T),
+    climbdy: positive("controller.climbdy", o.climbdy, 4 * T),
+    gravity: positive("controller.gravity", o.gravity, 58.8 * T),
+    impulse: positive("controller.impulse", o.impulse, 1200 * T),
+    accel: positive("controller.accel", o.accel, 4 * maxdx),
+    friction: positive("controller.friction", o.friction, 6 * maxdx),
+    surface: positive("controller.surface", o.surface, 0.5 * T),
+    ladderEdge: positive("controller.ladderEdge", o.ladderEdge, 0.6),
+    fallingJump: count("controller.fallingJump", o.fallingJump, 0, 12),
+    stepFrames: count("controller.stepFrames", o.stepFrames, 1, 8),
+    hurtFrames: count("controller.hurtFrames", o.hurtFrames, 1, 60),
+    coinScore: count("controller.coinScore", o.coinScore, 0, 50),
+  };
+  if (t.surface > T) throw new HitcoreError("INVALID_OPTION", `controller.surface must be at most tileSize (${T}), got ${t.surface}.`);
+  return t;
+}
+
+/** The map a TileMapOptions describes, checked before anything is allocated for it. */
+export function parseMapOptions(options: TileMapOptions): ParsedTileMap & Partial<TiledMap> {
+  const given = [options.ascii !== undefined, options.tiled !== undefined, options.cols !== undefined || options.rows !== undefined].filter(Boolean).length;
+  if (given !== 1) throw new HitcoreError("INVALID_OPTION", "give exactly one map: ascii (the seed's rows), tiled (a Tiled JSON map) or cols and rows (an empty map).");
+  if (options.ascii !== undefined) return parseAsciiMap(options.ascii);
+  if (options.tiled !== undefined) return parseTiledMap(options.tiled, options.tiledOptions);
+  const cols = count("cols", options.cols, 1, 0), rows = count("rows", options.rows, 1, 0);
+  if (cols * rows > 1 << 26) throw new HitcoreError("INVALID_OPTION", `cols x rows = ${cols * rows} is over the limit of ${1 << 26} cells; split the level.`);
+  return { cols, rows, cells: new Uint8Array(cols * rows), monsters: new Int32Array(0) };
+}
+
+/** Creates a tile map on the chosen backend; `load` supplies the packaged module for the wasm one. */
+export async function createTileMapWith(options: TileMapOptions, load: CoreLoader): Promise<TileMap> {
+  // Parse and check the map first: a malformed map fails before any instance or memory exists.
+  const map = parseMapOptions(options);
+  if (options.wrap !== undefined && typeof options.wrap !== "boolean") throw new HitcoreError("INVALID_OPTION", `wrap must be a boolean, got ${describe(options.wrap)}.`);
+  const kernel = await kernelFor<TileKernel>(options.backend, options.wasm, load, (memory) => new BaselineTileKernel(memory));
+  return new TileMap(kernel, options.backend ?? "wasm", map, options);
+}
