@@ -10,6 +10,7 @@ export * from "./primitives.js";
 export * from "./rect_level.js";
 export * from "./platforms.js";
 export * from "./tile_map.js";
+export * from "./level_objects.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();

@@ -1,0 +1,95 @@
+// Tiled object layers into the rectangle and polyhedron stores: rectangles land in a RectLevel
+// (flipped to its y-down world) and as polyhedra, polygons split into convex polyhedra, and a bad
+// object rejects the whole call with both stores unchanged.
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { addLevelObjects, createPlatforms, createRectLevel, HitcoreError, parseTiledMap } from "../bindings/node.js";
+import { BACKENDS } from "./support.js";
+
+const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
+
+const T = 16;
+/** A 10 x 6 map (160 x 96 px, y-down in Tiled) with a crate, a floor and an L-shaped (non-convex) rock. */
+function objectMap(rock: { x: number; y: number }[]): Record<string, unknown> {
+  return {
+    type: "map", orientation: "orthogonal", infinite: false, width: 10, height: 6, tilewidth: T, tileheight: T,
+    tilesets: [{ firstgid: 1, name: "tiles", tilecount: 1, tiles: [{ id: 0, properties: [{ name: "platform", type: "bool", value: true }] }] }],
+    layers: [
+      { type: "tilelayer", name: "ground", width: 10, height: 6, data: new Array(60).fill(0) },
+      { type: "objectgroup", name: "solids", objects: [
+        { id: 1, name: "crate", x: 20, y: 10, width: 12, height: 8 },
+        { id: 2, name: "floor", x: 0, y: 80, width: 160, height: 16 },
+        { id: 3, name: "rock", x: 100, y: 60, polygon: rock },
+      ] },
+    ],
+  };
+}
+// Tiled polygon points are relative to the object and y-down: an L of 40 x 40 with a 20 x 20 notch.
+const L_ROCK = [{ x: 0, y: 0 }, { x: 40, y: 0 }, { x: 40, y: -20 }, { x: 20, y: -20 }, { x: 20, y: -40 }, { x: 0, y: -40 }];
+
+describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
+  it("puts rectangles into a RectLevel, flipped to y-down, where queries and casts find them", async () => {
+    const map = parseTiledMap(objectMap(L_ROCK));
+    const level = await createRectLevel({ backend, wasm: await core });
+    const loaded = addLevelObjects(map, { rects: level, mapHeight: map.rows * map.tileSize });
+    expect(level.storedRects).toBe(2); // one prefab per distinct size
+    expect(level.instanceCount).toBe(2);
+    // Tiled's crate (x 20, y 10 from the top, 12 x 8) is at y 10..18 in the y-down level again.
+    const box = level.worldRect(loaded.instances[0], 0, new Float64Array(4));
+    expect(Array.from(box)).toEqual([20, 10, 32, 18]);
+    expect(level.queryBox(24, 12, 26, 14)).toBe(1);
+    expect(level.results[0]).toBe(loaded.instances[0]);
+    expect(level.queryBox(40, 30, 60, 40)).toBe(0);
+    expect(level.queryBox(40, 85, 60, 90)).toBe(1);
+    expect(level.results[0]).toBe(loaded.instances[1]);
+    // A ray dropped from above the crate meets its top at y = 10.
+    expect(level.castRay(26, 0, 0, 1, 100)).toBe(true);
+    expect(level.hit.distance).toBeCloseTo(10, 9);
+    expect(level.hit.ny).toBe(-1);
+  });
+
+  it("puts polygons (split into convex parts) and rectangles into Platforms as polyhedra", async () => {
+    const map = parseTiledMap(objectMap(L_ROCK));
+    const platforms = await createPlatforms({ backend, wasm: await core });
+    const loaded = addLevelObjects(map, { platforms });
+    expect(loaded.polygonParts.length).toBe(1);
+    expect(loaded.polygonParts[0].length).toBeGreaterThanOrEqual(2); // the L is not convex
+    expect(loaded.rectPolyhedra.length).toBe(2);
+    // y-up world: the map is 96 high, the rock's corner (100, 60 down) is at (100, 36) and it spans up to y 76.
+    expect(platforms.polyhedraAt(110, 46)).toBeGreaterThan(0); // in the L's lower-left square
+    expect(platforms.polyhedraAt(130, 66)).toBe(0); // in the notch
+    expect(platforms.polyhedraAt(26, 82)).toBeGreaterThan(0); // in the crate (y-down 10..18 -> y-up 78..86)
+    expect(platforms.polyhedraAt(80, 8)).toBeGreaterThan(0); // in the floor
+    expect(platforms.polyhedraAt(80, 40)).toBe(0); // open air
+  });
+
+  it("rejects a degenerate polygon before adding anything, leaving both stores unchanged", async () => {
+    // A bow tie: its edges cross, which the parser passes on and the polyhedron store refuses.
+    const map = parseTiledMap(objectMap([{ x: 0, y: 0 }, { x: 40, y: -40 }, { x: 40, y: 0 }, { x: 0, y: -30 }]));
+    const level = await createRectLevel({ backend, wasm: await core });
+    const platforms = await createPlatforms({ backend, wasm: await core });
+    let error: unknown;
+    try {
+      addLevelObjects(map, { rects: level, platforms, mapHeight: 96 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(HitcoreError);
+    expect((error as Error).message).toMatch(/polygon object 0/);
+    expect(level.storedRects).toBe(0);
+    expect(level.prefabCount).toBe(0);
+    expect(platforms.polyhedronCount).toBe(0);
+    // Bad rectangles handed over directly are refused the same way.
+    const bad = { rects: new Float32Array([0, 0, 10, -1]), polygons: [] };
+    expect(() => addLevelObjects(bad, { rects: level, platforms, mapHeight: 96 })).toThrow(/rectangle 0 has size -1/);
+    expect(level.storedRects).toBe(0);
+    expect(platforms.polyhedronCount).toBe(0);
+  });
+
+  it("needs the map height to flip rectangles into a RectLevel", async () => {
+    const map = parseTiledMap(objectMap(L_ROCK));
+    const level = await createRectLevel({ backend, wasm: await core });
+    expect(() => addLevelObjects(map, { rects: level })).toThrow(/mapHeight/);
+    expect(level.prefabCount).toBe(0);
+  });
+});
