@@ -1,6 +1,7 @@
 // box-intersect, as its README shows: boxes as [minX, minY, maxX, maxY] arrays updated in place,
 // then boxIntersect(boxes, cb) (complete) or boxIntersect(red, blue, cb) (bipartite) every frame.
 // Its callback must return undefined: any other value stops the search early.
+import "./node_global.js"; // first: box-intersect needs `global` in the page
 import boxIntersect from "box-intersect";
 import { PairSink } from "./pairs.js";
 import type { Peer, PeerRun } from "./peer.js";

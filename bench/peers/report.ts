@@ -10,6 +10,10 @@ export const REFERENCE = "hitcore wasm";
 export interface ReportMeta {
   machine: string;
   command: string;
+  /** Where the run happened, for the README section (e.g. "`npm run bench:peers`, Node 20"). */
+  source: string;
+  /** The file holding the full results, named in the README section. */
+  fullFile: string;
   /** Extra lines under the header (core size, knobs). */
   notes: string[];
 }
@@ -146,7 +150,7 @@ export function markdownReport(results: CaseResult[], peers: Peer[], meta: Repor
     "### Against other libraries",
     "",
     "The same moving scenes through hitcore and the libraries a web game would use instead " +
-      `(\`npm run bench:peers\`; every box moves every frame; median ms per frame; the last column is how many times ` +
+      `(${meta.source}; every box moves every frame; median ms per frame; the last column is how many times ` +
       "slower the fastest peer that reported the right pairs is than hitcore's wasm core):",
     "",
     ...targets(results),
@@ -156,8 +160,10 @@ export function markdownReport(results: CaseResult[], peers: Peer[], meta: Repor
     `${meta.machine}. Every library must report the same pairs as an independent sort-and-sweep reference ` +
       "(count and a hash of the sorted pair list) before it is timed; scenes keep a gap of at least 0.5 between " +
       "edges so strict and non-strict tests agree. Full tables, how each library was driven and any " +
-      "disagreement: `bench/results/peers.md`.",
+      "disagreement: `" + meta.fullFile + "`.",
     "<!-- end of README section -->",
+    "",
+    `![ms per frame against N, log-log](${plotFile})`,
     "",
     "## How each library was driven",
     "",

@@ -76,5 +76,5 @@ const notes = [
 mkdirSync(results, { recursive: true });
 const title = `hitcore against its peers: median ms per frame (Node ${process.version})`;
 writeFileSync(new URL(`${stem}.svg`, results), svgPlot(all, title));
-writeFileSync(new URL(`${stem}.md`, results), markdownReport(all, chosen, { machine: machine(), command, notes }, `${stem}.svg`));
+writeFileSync(new URL(`${stem}.md`, results), markdownReport(all, chosen, { machine: machine(), command, notes, source: `\`npm run bench:peers\`, Node ${process.version}`, fullFile: `bench/results/${stem}.md` }, `${stem}.svg`));
 console.log(`\n${machine()}\n${seconds} s; written to bench/results/${stem}.md and bench/results/${stem}.svg`);

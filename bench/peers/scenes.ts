@@ -98,8 +98,8 @@ export class BoxScene {
         px = rnd() * side;
         py = rnd() * side;
       }
-      this.x0[k] = Math.round(Math.min(Math.max(px, margin), side - margin - w));
-      this.y0[k] = Math.round(Math.min(Math.max(py, margin), side - margin - h));
+      this.x0[k] = Math.min(Math.max(Math.round(px), margin), Math.floor(side - margin - w));
+      this.y0[k] = Math.min(Math.max(Math.round(py), margin), Math.floor(side - margin - h));
       this.w[k] = w;
       this.h[k] = h;
       this.vx[k] = speed();
