@@ -58,10 +58,12 @@ async function main(): Promise<void> {
     const sizes = (list("sizes") ?? ["1000", "10000"]).map(Number).filter((n) => Number.isInteger(n) && n > 0);
     const timeMs = Number(params.get("time") ?? 150);
     const frameBudgetMs = Number(params.get("budget") ?? 250);
+    const maxFrameMs = Number(params.get("cap") ?? 1000);
+    const mustSizes = (list("must") ?? ["10000"]).map(Number);
     const started = performance.now();
     const results = await runPeers({
       peers: chosen, shapes, modes, sizes, timeMs, warmMs: Math.max(30, timeMs / 3), minFrames: 5, maxFrames: 3000,
-      frameBudgetMs, checkFrames: 2,
+      frameBudgetMs, mustSizes, maxFrameMs, checkFrames: 2,
       log: (line) => {
         probe.log.push(line);
         logEl.textContent += `${line}\n`;
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
     const machine = `${navigator.userAgent}; ${navigator.hardwareConcurrency} logical cores; ${new Date().toISOString().slice(0, 10)}`;
     const notes = [
       `In the browser (demo/peers.html${location.search}); ${seconds} s for the whole run.`,
-      `Timed ${timeMs} ms per library and scene after a warm-up; a library predicted slower than ${frameBudgetMs} ms per frame at the next N is skipped there.`,
+      `Timed ${timeMs} ms per library and scene after a warm-up; a library predicted slower than ${frameBudgetMs} ms per frame at the next N is skipped there (at N = ${mustSizes.join(", ")} only above ${maxFrameMs} ms).`,
       simdUrl ? "SIMD core: dist/hitcore-simd.wasm." : "No dist/hitcore-simd.wasm at bundle time: no SIMD row.",
     ];
     probe.results = results;

@@ -116,7 +116,7 @@ describe("peers runner and report", () => {
     const forgetful: Peer = { ...rapierPeer, name: "rapier, lag ignored", lag: 0 };
     const results = await runPeers({
       peers: [peers[0], flatbushPeer, forgetful], shapes: ["uniform"], modes: ["complete", "bipartite"], sizes: [400, 4000],
-      timeMs: 10, warmMs: 5, minFrames: 5, maxFrames: 50, frameBudgetMs: 1e9, checkFrames: 2,
+      timeMs: 10, warmMs: 5, minFrames: 5, maxFrames: 50, frameBudgetMs: 1e9, mustSizes: [], maxFrameMs: 1e9, checkFrames: 2,
     });
     expect(results.length).toBe(2 * 2 * 3);
     for (const r of results.filter((c) => c.peer !== forgetful.name)) {
@@ -141,11 +141,13 @@ describe("peers runner and report", () => {
 
     // A tiny budget: every library runs at the first size and is skipped, with a reason, at the next.
     const skipped = await runPeers({
-      peers: [peers[0], flatbushPeer], shapes: ["uniform"], modes: ["complete"], sizes: [400, 4000],
-      timeMs: 5, warmMs: 5, minFrames: 5, maxFrames: 20, frameBudgetMs: 1e-6, checkFrames: 1,
+      peers: [peers[0], flatbushPeer], shapes: ["uniform"], modes: ["complete"], sizes: [400, 4000, 40000],
+      timeMs: 5, warmMs: 5, minFrames: 5, maxFrames: 20, frameBudgetMs: 1e-6, mustSizes: [40000], maxFrameMs: 1e9, checkFrames: 1,
     });
     expect(skipped.filter((r) => r.n === 400).map((r) => r.status)).toEqual(["ok", "ok"]);
     expect(skipped.filter((r) => r.n === 4000).map((r) => r.status)).toEqual(["skipped", "skipped"]);
     expect(skipped[2].note).toContain("frame budget");
+    // ...but runs at a size where only the cap applies.
+    expect(skipped.filter((r) => r.n === 40000).map((r) => r.status)).toEqual(["ok", "ok"]);
   }, 60_000);
 });
