@@ -200,7 +200,7 @@ export function svgPlot(results: CaseResult[], title: string): string {
   const minN = sizes[0] ?? 1000, maxN = sizes[sizes.length - 1] ?? 1000;
   const lo = Math.floor(Math.log10(Math.min(...timed.map((r) => r.median), 1)));
   const hi = Math.ceil(Math.log10(Math.max(...timed.map((r) => r.median), 10)));
-  const xDecades = [Math.floor(Math.log10(minN)), Math.ceil(Math.log10(maxN))];
+  const xDecades = [Math.log10(minN) - 0.08, Math.log10(maxN) + 0.08]; // the measured sizes, a little margin
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
