@@ -1,0 +1,40 @@
+// hitcore through its public World API: rect entities, positions written through the x / y views,
+// one selfPairs (complete) or crossPairs (bipartite) call per frame. The entry's createWorld is
+// passed in, so the same adapter runs under Node (bindings/node.ts) and in the page (browser.ts).
+import type { Backend, World } from "../../bindings/world.js";
+import type { Peer, PeerRun } from "./peer.js";
+import type { BoxScene } from "./scenes.js";
+
+const SET_A = 1;
+const SET_B = 2;
+
+type CreateWorld = (options: { backend?: Backend; wasm?: URL | string; capacity?: number; pairCapacity?: number }) => Promise<World>;
+
+/** The hitcore adapter for one backend ("wasm", "wasm-simd": the wasm backend on another core file, "js"). */
+export function hitcorePeer(name: string, backend: Backend, createWorld: CreateWorld, wasm?: URL | string): Peer {
+  return {
+    name,
+    hitcore: true,
+    lag: 0,
+    how: `hitcore ${backend === "js" ? "TS baseline" : "wasm core"}${name.includes("simd") ? " (SIMD build)" : ""}: ` +
+      "rects added once; each frame positions written into world.x / world.y, then one " +
+      "world.selfPairs(mask) (complete) or world.crossPairs(maskA, maskB) (bipartite); pairs read from world.pairs",
+    async create(scene: BoxScene): Promise<PeerRun> {
+      const world = await createWorld({ backend, wasm, capacity: scene.n, pairCapacity: 4 * scene.n });
+      for (let k = 0; k < scene.n; k++) world.addRect(scene.x[k], scene.y[k], scene.w[k], scene.h[k], k < scene.nA ? SET_A : SET_B);
+      const complete = scene.n === scene.nA;
+      let count = 0;
+      return {
+        frame() {
+          // Views are re-read each frame (growth would replace them); slot k is box k.
+          const x = world.x, y = world.y, sx = scene.x, sy = scene.y;
+          for (let k = 0; k < scene.n; k++) { x[k] = sx[k]; y[k] = sy[k]; }
+          count = complete ? world.selfPairs(SET_A) : world.crossPairs(SET_A, SET_B);
+          return count;
+        },
+        pairs: () => ({ buf: world.pairs, count }),
+        dispose() { /* the world's memory goes with the last reference */ },
+      };
+    },
+  };
+}

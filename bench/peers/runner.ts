@@ -1,0 +1,168 @@
+// Runs every library through every scene and size: builds its structures from frame 0, checks its
+// pairs against the reference on the first frames (count, hash of the sorted list, an example
+// pair when they differ), warms up, then times frames (scene motion untimed, the library's whole
+// per-frame work timed). A library whose last time predicts more than the frame budget at the
+// next size is skipped there and reported as skipped. No Node APIs: the page runs it too.
+import { compareKeys, keysHash, pairKeys, referenceKeys, type Disagreement } from "./pairs.js";
+import type { Peer } from "./peer.js";
+import { BoxScene, type Mode, type Shape } from "./scenes.js";
+
+export interface RunOptions {
+  peers: Peer[];
+  shapes: Shape[];
+  modes: Mode[];
+  sizes: number[];
+  /** Timed ms per library and scene (after warm-up); at least minFrames, at most maxFrames. */
+  timeMs: number;
+  warmMs: number;
+  minFrames: number;
+  maxFrames: number;
+  /** Skip a library at a size where its predicted median exceeds this... */
+  frameBudgetMs: number;
+  /** ...except at these sizes (the issue's targets are at 10k and 100k), where only this cap applies. */
+  mustSizes: number[];
+  maxFrameMs: number;
+  /** Frames compared with the reference before timing. */
+  checkFrames: number;
+  log?: (line: string) => void;
+  /** Collects garbage between runs when the host allows it (node --expose-gc). */
+  gc?: () => void;
+}
+
+export type Status = "ok" | "disagrees" | "skipped" | "failed";
+
+export interface CaseResult {
+  shape: Shape;
+  mode: Mode;
+  /** Boxes in set A (the table's N). */
+  n: number;
+  /** All boxes, both sets. */
+  boxes: number;
+  peer: string;
+  hitcore: boolean;
+  status: Status;
+  /** Why skipped or failed. */
+  note: string;
+  disagreement: Disagreement | null;
+  /** Reference pairs on the first checked frame, and their hash. */
+  pairs: number;
+  hash: string;
+  setupMs: number;
+  frames: number;
+  median: number;
+  p99: number;
+}
+
+const now = () => performance.now();
+
+function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Gives the page a chance to paint and the event loop to breathe between runs. */
+const breathe = () => new Promise<void>((done) => setTimeout(done, 0));
+
+export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  const log = o.log ?? (() => {});
+  for (const mode of o.modes) {
+    for (const shape of o.shapes) {
+      // Per library: the last size it ran at and its median there, for the budget prediction.
+      const last = new Map<string, { n: number; median: number }>();
+      const out = new Set<string>(); // failed: skipped at every larger size
+      for (const n of [...o.sizes].sort((a, b) => a - b)) {
+        const scene = new BoxScene({ shape, mode, n });
+        const refs: Float64Array[] = [];
+        scene.reset();
+        for (let f = 0; f <= o.checkFrames; f++) {
+          if (f > 0) scene.step();
+          refs.push(referenceKeys(scene));
+        }
+        const pairs = refs[1]?.length ?? refs[0].length;
+        const hash = keysHash(refs[1] ?? refs[0]);
+        log(`${shape} ${mode} N=${n} (${scene.n} boxes): ${pairs} pairs, hash ${hash}`);
+        for (const peer of o.peers) {
+          const base: CaseResult = {
+            shape, mode, n, boxes: scene.n, peer: peer.name, hitcore: peer.hitcore, status: "ok", note: "",
+            disagreement: null, pairs, hash, setupMs: NaN, frames: 0, median: NaN, p99: NaN,
+          };
+          const prev = last.get(peer.name);
+          const predicted = prev ? prev.median * (n / prev.n) : 0;
+          const budget = o.mustSizes.includes(n) ? o.maxFrameMs : o.frameBudgetMs;
+          if (out.has(peer.name) || predicted > budget) {
+            base.status = "skipped";
+            base.note = out.has(peer.name) ? "after a failure at a smaller N" : `over the ${budget} ms frame budget (about ${Math.round(predicted)} ms predicted)`;
+            results.push(base);
+            log(`  ${peer.name}: skipped, ${base.note}`);
+            continue;
+          }
+          o.gc?.();
+          await breathe();
+          try {
+            const r = await runOne(peer, scene, refs, o, base);
+            results.push(r);
+            last.set(peer.name, { n, median: r.median });
+            const dis = r.disagreement ? `  DISAGREES: ${describeDisagreement(r.disagreement)}` : "";
+            log(`  ${peer.name.padEnd(16)} median ${r.median.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  (${r.frames} frames, setup ${r.setupMs.toFixed(0)} ms)${dis}`);
+          } catch (err) {
+            out.add(peer.name);
+            base.status = "failed";
+            base.note = err instanceof Error ? err.message : String(err);
+            results.push(base);
+            log(`  ${peer.name}: FAILED ${base.note}`);
+          }
+        }
+      }
+    }
+  }
+  return results;
+}
+
+async function runOne(peer: Peer, scene: BoxScene, refs: Float64Array[], o: RunOptions, base: CaseResult): Promise<CaseResult> {
+  const r = { ...base };
+  scene.reset();
+  const t = now();
+  const run = await peer.create(scene);
+  r.setupMs = now() - t;
+  try {
+    const warmStart = now(); // the checked frames count as warm-up too
+    // Agreement first: the library's pairs on the first frames against the reference.
+    for (let f = 1; f <= o.checkFrames; f++) {
+      scene.step();
+      run.frame();
+      const want = f - peer.lag;
+      if (want < 0 || r.disagreement) continue;
+      const { buf, count } = run.pairs();
+      r.disagreement = compareKeys(pairKeys(buf, count), refs[want]);
+    }
+    if (r.disagreement) r.status = "disagrees";
+    // Warm-up: let the JIT tier up (and wasm tier up) before timing.
+    for (let f = 0; f < o.maxFrames && now() - warmStart < o.warmMs; f++) {
+      scene.step();
+      run.frame();
+    }
+    const samples = new Float64Array(o.maxFrames);
+    let frames = 0;
+    const start = now();
+    while (frames < o.maxFrames && (frames < o.minFrames || now() - start < o.timeMs)) {
+      scene.step();
+      const t0 = now();
+      run.frame();
+      samples[frames++] = now() - t0;
+    }
+    const sorted = samples.subarray(0, frames).sort();
+    r.frames = frames;
+    r.median = percentile(sorted, 0.5);
+    r.p99 = percentile(sorted, 0.99);
+  } finally {
+    run.dispose();
+  }
+  return r;
+}
+
+export function describeDisagreement(d: Disagreement): string {
+  const [a, b] = d.example;
+  const what = d.kind === "missing" ? "misses" : d.kind === "extra" ? "reports the non-overlapping" : "reports twice";
+  return `${d.count} pairs (hash ${d.hash}) against the reference's ${d.expected} (hash ${d.expectedHash}); ${what} pair (${a}, ${b})`;
+}

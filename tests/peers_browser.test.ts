@@ -1,0 +1,72 @@
+// The peers comparison in headless Chromium (demo/peers.html from the demo bundle that
+// tests/global_setup.ts builds): a small run (N up to 10k, short timings) so the suite stays under
+// a minute. Every library that ran must agree with the reference; the table and the plot are saved
+// to bench/results/peers-browser.md and .svg, with the machine and the command.
+import { mkdir, writeFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { machine } from "../bench/harness.js";
+import type { PeersProbe } from "../demo/peers.js";
+import {
+  browserSuites, haveChromium, launchChromium, missingChromium, repoRoot, requireDemoBundle, serveStatic, shutDown,
+  watchedPage,
+} from "./browser_support.js";
+
+if (!browserSuites) console.warn(`peers_browser.test.ts: skipped. ${missingChromium}`);
+
+const QUERY = "?sizes=1000,10000&time=60&budget=120";
+const PEERS = ["hitcore wasm", "hitcore js", "rapier2d-simd", "flatbush", "box-intersect", "rbush", "check2d"];
+
+describe.skipIf(!browserSuites)("the peers comparison in Chromium", () => {
+  let browser: Browser | undefined;
+  let server: Server | undefined;
+  let origin = "";
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(missingChromium);
+    ({ server, origin } = await serveStatic(requireDemoBundle()));
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(() => shutDown(browser, server));
+
+  it("runs every library on every scene, they agree, and the table is saved", async () => {
+    const { page, problems } = await watchedPage(browser!);
+    await page.goto(`${origin}/peers.html${QUERY}`);
+    await page.waitForFunction(() => window.__peers?.done === true, undefined, { timeout: 110_000, polling: 500 });
+    const probe = await page.evaluate(() => JSON.parse(JSON.stringify(window.__peers)) as PeersProbe);
+    await page.close();
+
+    expect(probe.error).toBe("");
+    expect(problems).toEqual([]);
+    const header = [
+      `Saved by tests/peers_browser.test.ts (\`npm test\`, headless Chromium) on: ${machine()}`,
+      "",
+    ].join("\n");
+    await mkdir(join(repoRoot, "bench", "results"), { recursive: true });
+    await writeFile(join(repoRoot, "bench", "results", "peers-browser.md"), `${header}\n${probe.markdown}`);
+    await writeFile(join(repoRoot, "bench", "results", "peers-browser.svg"), probe.svg);
+    console.log(probe.log.join("\n"));
+
+    // Every library on every scene and size: timed and agreeing, or skipped over the frame budget.
+    const scenes = new Set(probe.results.map((r) => `${r.shape} ${r.mode}`));
+    expect(scenes.size).toBe(6);
+    for (const name of PEERS) {
+      const mine = probe.results.filter((r) => r.peer === name);
+      expect(mine.length, name).toBe(12);
+      for (const r of mine) {
+        expect(["ok", "skipped"], `${name} ${r.shape} ${r.mode} ${r.n}: ${r.status} ${r.note}`).toContain(r.status);
+        if (r.status === "ok") {
+          expect(r.frames).toBeGreaterThanOrEqual(5);
+          expect(r.median).toBeGreaterThan(0);
+        }
+      }
+    }
+    // hitcore itself is never skipped at these sizes, and the table names every library.
+    for (const r of probe.results.filter((c) => c.hitcore)) expect(r.status).toBe("ok");
+    for (const name of PEERS) expect(probe.markdown).toContain(`| ${name} |`);
+    expect(probe.svg.startsWith("<svg")).toBe(true);
+  }, 120_000);
+});
