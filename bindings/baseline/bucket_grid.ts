@@ -13,6 +13,9 @@ import {
 import { overlapShapes } from "./shapes.js";
 import type { Kernel } from "../kernel.js";
 
+// Ciura's Shell sort gaps, extended by x2.25, largest first (as the core).
+const SHELL_GAPS = [1355339, 602373, 267721, 118987, 52883, 23504, 10446, 4643, 1750, 701, 301, 132, 57, 23, 10, 4, 1];
+
 const MODE_PAIRS = 0;
 const MODE_FIRST = 1;
 const MODE_RESULTS = 2;
@@ -290,6 +293,29 @@ export class BaselineKernel implements Kernel {
   }
 
   /** Slot i (box x0..y1) against large-list entries [from, to); emits (lo, hi) slot pairs. */
+  /** Sorts the large list by box left edge: the core's Shell sort, same gaps, same comparisons. */
+  private sortLargeByLeft(large: number): void {
+    const h = this.i32, f32 = this.f32, i32 = this.i32;
+    const largew = h[HDR + H_LARGE] >> 2, boxw = h[HDR + H_BOX] >> 2;
+    for (let g = 0; g < SHELL_GAPS.length; g++) {
+      const gap = SHELL_GAPS[g];
+      if (gap >= large) continue;
+      for (let k = gap; k < large; k++) {
+        const t = i32[largew + k];
+        const key = f32[boxw + (t << 2)];
+        let q = k;
+        while (q >= gap) {
+          const u = i32[largew + q - gap];
+          if (!(f32[boxw + (u << 2)] > key)) break;
+          i32[largew + q] = u;
+          q -= gap;
+        }
+        i32[largew + q] = t;
+      }
+    }
+  }
+
+  /** Tests slot i against large-list entries [from, to), sorted by left edge: stops at the first starting right of the box. */
   private largePairs(i: number, x0: number, y0: number, x1: number, y1: number, from: number, to: number): void {
     const h = this.i32, f32 = this.f32, i32 = this.i32;
     const largew = h[HDR + H_LARGE] >> 2, boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
@@ -298,7 +324,8 @@ export class BaselineKernel implements Kernel {
       const t = i32[largew + q];
       const f = boxw + (t << 2);
       this.aabbTests++;
-      if (x1 < f32[f] || x0 > f32[f + 2] || y1 < f32[f + 1] || y0 > f32[f + 3]) continue;
+      if (x1 < f32[f]) break;
+      if (x0 > f32[f + 2] || y1 < f32[f + 1] || y0 > f32[f + 3]) continue;
       const j = i32[selw + t];
       this.narrowTests++;
       if (this.overlapSlots(i, j)) this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
@@ -341,7 +368,9 @@ export class BaselineKernel implements Kernel {
       }
     }
     this.cellsVisited = cols * rows;
+    // Large against small and against each other, by sort and sweep on the left edge (as the core).
     const large = h[HDR + G_LARGE], largew = h[HDR + H_LARGE] >> 2;
+    this.sortLargeByLeft(large);
     for (let k = 0; k < large; k++) {
       const s = i32[largew + k];
       const o = boxw + (s << 2);
