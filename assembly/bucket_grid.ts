@@ -490,11 +490,46 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
   buildGrid(count, maskB, cellSize);
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  // scanCells(i, i, MODE_PAIRS) for each maskA entity, with the grid read once per call rather
+  // than once per entity: the bipartite scan (many bullets, few enemies) is all this loop.
+  // Pairs come out in the same order as scanCells writes them (the baseline still calls it).
+  const cols = hdr(G_COLS), rows = hdr(G_ROWS);
+  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
+  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
+  const large = hdr(G_LARGE);
+  let visited = 0;
   for (let i = 0; i < count; i++) {
     if ((load<u32>(gp + (i << 2)) & maskA) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
     if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
-    scanCells(i, i, MODE_PAIRS, 0, false, false);
+    if (large > 0) { scanCells(i, i, MODE_PAIRS, 0, false, false); continue; }
+    const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
+    if (cols == 0 || x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
+    const sk = <i32>load<u8>(kp + i);
+    const sx = load<f32>(xp + (i << 2)), sy = load<f32>(yp + (i << 2));
+    const sa = load<f32>(ap + (i << 2)), sb = load<f32>(bp + (i << 2));
+    // A small entity reaches at most one cell past its home: look one cell before this box too.
+    const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, inv, rows) - 1, 0);
+    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+    visited += (c1x - c0x + 1) * (c1y - c0y + 1);
+    for (let cy = c0y; cy <= c1y; cy++) {
+      const row = cy * cols;
+      const from = row + c0x == 0 ? 0 : load<i32>(cellsp + ((row + c0x - 1) << 2));
+      const to = load<i32>(cellsp + ((row + c1x) << 2));
+      for (let q = from; q < to; q++) {
+        const f = entp + q * ENTRY_BYTES;
+        const tag = load<i32>(f), j = tag & TAG_SLOT;
+        if (j == i) continue;
+        const k = tag >>> KIND_SHIFT;
+        const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+        recordBox(k, x, y, a, b);
+        aabbTests++;
+        if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
+        narrowTests++;
+        if (overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) emitPair(pairp, cap, i, j);
+      }
+    }
   }
+  cellsVisited += visited;
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
   endCall();
@@ -514,15 +549,53 @@ export function firstHits(count: i32, maskA: u32, maskB: u32, cellSize: f32, exc
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   memory.fill(flagp, 0, count);
+  // scanCells(i, i, MODE_FIRST) for each bullet with the grid read once per call, as in crossPairs;
+  // the same cells in the same order, so the same winner.
+  const cols = hdr(G_COLS), rows = hdr(G_ROWS);
+  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
+  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES);
+  const large = hdr(G_LARGE);
+  let visited = 0;
   for (let i = 0; i < count; i++) {
     if ((load<u32>(gp + (i << 2)) & maskA) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
     if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
-    const best = scanCells(i, i, MODE_FIRST, 0, exclusive, false);
+    let best = NO_SLOT;
+    if (large > 0) {
+      best = scanCells(i, i, MODE_FIRST, 0, exclusive, false);
+    } else {
+      const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
+      if (cols == 0 || x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
+      const sk = <i32>load<u8>(kp + i);
+      const sx = load<f32>(xp + (i << 2)), sy = load<f32>(yp + (i << 2));
+      const sa = load<f32>(ap + (i << 2)), sb = load<f32>(bp + (i << 2));
+      const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, inv, rows) - 1, 0);
+      const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+      visited += (c1x - c0x + 1) * (c1y - c0y + 1);
+      for (let cy = c0y; cy <= c1y; cy++) {
+        const row = cy * cols;
+        const from = row + c0x == 0 ? 0 : load<i32>(cellsp + ((row + c0x - 1) << 2));
+        const to = load<i32>(cellsp + ((row + c1x) << 2));
+        for (let q = from; q < to; q++) {
+          const f = entp + q * ENTRY_BYTES;
+          const tag = load<i32>(f), j = tag & TAG_SLOT;
+          if (j >= best || j == i) continue; // a run spans cells: later cells may hold lower slots
+          const k = tag >>> KIND_SHIFT;
+          const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+          recordBox(k, x, y, a, b);
+          aabbTests++;
+          if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
+          if (exclusive && (load<u8>(flagp + j) & FLAG_HIT)) continue;
+          narrowTests++;
+          if (overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) best = j;
+        }
+      }
+    }
     if (best == NO_SLOT) continue;
     store<u8>(flagp + i, load<u8>(flagp + i) | FLAG_STOPPED);
     store<u8>(flagp + best, load<u8>(flagp + best) | FLAG_HIT);
     emitPair(pairp, cap, i, best);
   }
+  cellsVisited += visited;
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
   endCall();
