@@ -11,3 +11,4 @@ export { rectsBuild, rectsQueryBox } from "./rect_level";
 export { rectsStepCharacters } from "./characters";
 export { rectsCast, rectsMoveProjectiles } from "./casts";
 export { castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls";
+export { castBox } from "./balls";

@@ -6,7 +6,7 @@ import { BASELINE_ARENA_BASE, PLATFORMS_HEADER } from "../layout.js";
 import {
   C_ID, C_KIND, C_NX, C_NY, C_T, C_X, C_Y, HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, HS_STRIDE, P_BALL_COUNT, P_BAX,
   P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
-  P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_ITEMS, P_POLY_START, P_RES_X, P_RES_Y,
+  P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X, P_RES_Y,
   P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, S_CANDIDATES, S_CONTACTS, S_SKIPPED,
   S_SUBSTEPS, SURF_STRIDE,
 } from "../platforms_layout.js";
@@ -26,6 +26,10 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
   // Doubles live in typed arrays: a double stored in an object field is boxed on every write.
   private readonly ball = new Float64Array(4); // x, y, vx, vy
   private readonly best = new Float64Array(3); // t, nx, ny of the best hit of the current cast
+  private readonly clip = new Float64Array(4); // Cyrus-Beck entry t, exit t, entry face nx, ny
+  private clipEntering = false;
+  private readonly box = new Float64Array(2); // half extents of the current swept box
+  private boxMode = false;
   private candidates = 0;
   private contacts = 0;
   private castKind = 0;
@@ -234,6 +238,80 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
     this.offerHit(tIn, fx, fy, HIT_POLYHEDRON, k);
   }
 
+  // ---- swept boxes (assembly/polyhedra.ts, surfaces.ts: castPolyhedronBox, castSurfaceBox) ---
+
+  private clipReset(): void {
+    const c = this.clip;
+    c[0] = -Infinity; c[1] = Infinity; c[2] = 0; c[3] = 0;
+    this.clipEntering = false;
+  }
+
+  private clipHalfspace(nx: number, ny: number, off: number, px: number, py: number, dx: number, dy: number): boolean {
+    const c = this.clip;
+    const num = off - (px * nx + py * ny);
+    const den = dx * nx + dy * ny;
+    if (den === 0) return !(num < 0);
+    const t = num / den;
+    if (den < 0) {
+      if (t > c[0]) { c[0] = t; c[2] = nx; c[3] = ny; this.clipEntering = true; }
+    } else if (t < c[1]) {
+      c[1] = t;
+    }
+    return !(c[0] > c[1]);
+  }
+
+  private clipEntry(): number {
+    const c = this.clip;
+    if (!this.clipEntering || c[0] < 0 || c[0] > 1 || c[0] > c[1]) return -1;
+    return c[0];
+  }
+
+  private castPolyhedronBox(k: number, px: number, py: number, dx: number, dy: number, hw: number, hh: number): void {
+    const i32 = this.i32, f32 = this.f32;
+    const starts = i32[HDR + P_POLY_START] >> 2, hs = i32[HDR + P_HALFSPACES] >> 2;
+    const last = hs + i32[starts + k + 1] * HS_STRIDE;
+    this.clipReset();
+    for (let h = hs + i32[starts + k] * HS_STRIDE; h < last; h += HS_STRIDE) {
+      const nx = f32[h], ny = f32[h + 1];
+      if (!this.clipHalfspace(nx, ny, f32[h + 2] + (Math.abs(nx) * hw + Math.abs(ny) * hh), px, py, dx, dy)) return;
+    }
+    const e = (i32[HDR + P_POLY_EXTENT] >> 2) + 4 * k;
+    if (!this.clipHalfspace(1, 0, f32[e + 2] + hw, px, py, dx, dy)) return;
+    if (!this.clipHalfspace(-1, 0, hw - f32[e], px, py, dx, dy)) return;
+    if (!this.clipHalfspace(0, 1, f32[e + 3] + hh, px, py, dx, dy)) return;
+    if (!this.clipHalfspace(0, -1, hh - f32[e + 1], px, py, dx, dy)) return;
+    const t = this.clipEntry();
+    if (t >= 0) this.offerHit(t, this.clip[2], this.clip[3], HIT_POLYHEDRON, k);
+  }
+
+  private castSurfaceBox(s: number, px: number, py: number, dx: number, dy: number, hw: number, hh: number): void {
+    const f32 = this.f32;
+    const p = (this.i32[HDR + P_SURFACES] >> 2) + s * SURF_STRIDE;
+    const nx = f32[p], ny = f32[p + 1], o = f32[p + 2];
+    if (!(dx * nx + dy * ny < 0)) return;
+    const x0 = f32[p + 9], y0 = f32[p + 10], x1 = f32[p + 11], y1 = f32[p + 12];
+    const sup = Math.abs(nx) * hw + Math.abs(ny) * hh;
+    this.clipReset();
+    if (!this.clipHalfspace(nx, ny, o + sup, px, py, dx, dy)) return;
+    if (!this.clipHalfspace(-nx, -ny, sup - o, px, py, dx, dy)) return;
+    if (!this.clipHalfspace(1, 0, Math.max(x0, x1) + hw, px, py, dx, dy)) return;
+    if (!this.clipHalfspace(-1, 0, hw - Math.min(x0, x1), px, py, dx, dy)) return;
+    if (!this.clipHalfspace(0, 1, Math.max(y0, y1) + hh, px, py, dx, dy)) return;
+    if (!this.clipHalfspace(0, -1, hh - Math.min(y0, y1), px, py, dx, dy)) return;
+    const t = this.clipEntry();
+    if (t < 0) return;
+    const fx = this.clip[2], fy = this.clip[3];
+    if ((fx !== nx || fy !== ny) && (px + t * dx) * nx + (py + t * dy) * ny < o) return;
+    this.offerHit(t, fx, fy, HIT_SURFACE, s);
+  }
+
+  castBox(x0: number, y0: number, x1: number, y1: number, hw: number, hh: number, surfaces: boolean, polyhedra: boolean): number {
+    this.box[0] = hw; this.box[1] = hh; this.boxMode = true;
+    const hit = this.castSegment(x0, y0, x1, y1, 0, surfaces, polyhedra);
+    this.boxMode = false;
+    return hit;
+  }
+
   // ---- balls and queries (assembly/balls.ts) -----------------------------------------------
 
   stepBalls(dt: number): number {
@@ -344,7 +422,8 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
       const end = i32[starts + cell + 1];
       for (let j = i32[starts + cell]; j < end; j++) {
         this.candidates++;
-        this.castSurface(i32[items + j], x0, y0, dx, dy, r);
+        if (this.boxMode) this.castSurfaceBox(i32[items + j], x0, y0, dx, dy, this.box[0], this.box[1]);
+        else this.castSurface(i32[items + j], x0, y0, dx, dy, r);
       }
     }
     if (polyhedra) {
@@ -352,7 +431,8 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
       const end = i32[starts + cell + 1];
       for (let j = i32[starts + cell]; j < end; j++) {
         this.candidates++;
-        this.castPolyhedron(i32[items + j], x0, y0, dx, dy, r);
+        if (this.boxMode) this.castPolyhedronBox(i32[items + j], x0, y0, dx, dy, this.box[0], this.box[1]);
+        else this.castPolyhedron(i32[items + j], x0, y0, dx, dy, r);
       }
     }
   }
