@@ -8,6 +8,7 @@ export * from "./world.js";
 export * from "./primitives.js";
 export * from "./rect_level.js";
 export * from "./platforms.js";
+export * from "./casts.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();

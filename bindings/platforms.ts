@@ -603,7 +603,10 @@ export class Platforms {
    */
   castSegment(x: number, y: number, dx: number, dy: number): boolean {
     this.checkMotion("castSegment", x, y, dx, dy);
-    return this.cast(x, y, x + dx, y + dy);
+    this.ensureIndex();
+    // Straight to the kernel: a double passed through another JS call that is not inlined is boxed.
+    this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
+    return this.kernel.castSegment(x, y, x + dx, y + dy, 0, true, true) !== 0;
   }
 
   /** A ray from (x, y) along (dirX, dirY) up to maxDistance (as RectLevel.castRay): hit.distance is the range. */
@@ -612,15 +615,18 @@ export class Platforms {
     checkSize("castRay", "maxDistance", maxDistance);
     const len = Math.sqrt(dirX * dirX + dirY * dirY); // not Math.hypot: it allocates per call
     if (!(len > 0)) throw new HitcoreError("INVALID_DIRECTION", "castRay: the direction is (0, 0). Pass a non-zero direction.");
-    const k = maxDistance / len;
-    return this.cast(x, y, x + dirX * k, y + dirY * k);
+    this.ensureIndex();
+    this.castLength[0] = maxDistance;
+    return this.kernel.castSegment(x, y, x + dirX * (maxDistance / len), y + dirY * (maxDistance / len), 0, true, true) !== 0;
   }
 
   /** A circle (centre x, y, radius r up to maxRadius) swept by (dx, dy), as RectLevel.castCircle. */
   castCircle(x: number, y: number, r: number, dx: number, dy: number): boolean {
     this.checkMotion("castCircle", x, y, dx, dy);
     this.checkRadius("castCircle", r);
-    return this.cast(x, y, x + dx, y + dy, r);
+    this.ensureIndex();
+    this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
+    return this.kernel.castSegment(x, y, x + dx, y + dy, r, true, true) !== 0;
   }
 
   /**
@@ -642,6 +648,19 @@ export class Platforms {
     this.ensureIndex();
     this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
     return this.kernel.castBox(cx, cy, cx + dx, cy + dy, hw, hh, !!surfaces, !!polyhedra) !== 0;
+  }
+
+  /**
+   * Copies the last cast's hit into typed arrays without boxing a double: real[at..at+5] = t,
+   * distance, x, y, nx, ny and int[at2], int[at2 + 1] = kind, id (bindings/casts.ts reads it so).
+   */
+  hitInto(real: Float64Array, int: Int32Array): void {
+    // memory.grow detaches the old buffer (its views read length 0); reading memory.buffer to
+    // compare costs about 50 bytes of heap per call in Node 20, so only then.
+    if (this.headerF.length === 0) this.refresh();
+    const f = this.headerF, h = this.header;
+    real[0] = f[C_T]; real[1] = f[C_T] * this.castLength[0]; real[2] = f[C_X]; real[3] = f[C_Y]; real[4] = f[C_NX]; real[5] = f[C_NY];
+    int[0] = h[C_KIND]; int[1] = h[C_ID];
   }
 
   private checkMotion(method: string, x: number, y: number, dx: number, dy: number): void {
