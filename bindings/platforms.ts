@@ -655,9 +655,7 @@ export class Platforms {
    * distance, x, y, nx, ny and int[at2], int[at2 + 1] = kind, id (bindings/casts.ts reads it so).
    */
   hitInto(real: Float64Array, int: Int32Array): void {
-    // memory.grow detaches the old buffer (its views read length 0); reading memory.buffer to
-    // compare costs about 50 bytes of heap per call in Node 20, so only then.
-    if (this.headerF.length === 0) this.refresh();
+    this.refresh();
     const f = this.headerF, h = this.header;
     real[0] = f[C_T]; real[1] = f[C_T] * this.castLength[0]; real[2] = f[C_X]; real[3] = f[C_Y]; real[4] = f[C_NX]; real[5] = f[C_NY];
     int[0] = h[C_KIND]; int[1] = h[C_ID];
@@ -776,6 +774,9 @@ export class Platforms {
 
   /** Views over the current buffer, rebuilt when memory has grown. */
   private refresh(): void {
+    // memory.grow detaches the old buffer, and views of a detached buffer read length 0: checked
+    // first, because reading memory.buffer costs about 50 bytes of JS heap per call in Node 20.
+    if (this.buffer !== null && this.headerF.length !== 0) return;
     const buf = this.memory.buffer;
     if (buf === this.buffer) return;
     this.buffer = buf;
