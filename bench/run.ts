@@ -7,11 +7,13 @@ import { benchGrid } from "./grid.js";
 import { benchPlatforms } from "./platforms.js";
 import { machine } from "./harness.js";
 import { benchRects } from "./rect_level.js";
+import { benchCasts } from "./casts.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
   grid: benchGrid,
   rects: benchRects,
   platforms: benchPlatforms,
+  casts: benchCasts,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);
