@@ -147,15 +147,17 @@ function castCell(cell: i32, x0: f64, y0: f64, dx: f64, dy: f64, r: f64, surface
 }
 
 /**
- * Closest hit of a box of half extents (hw, hh) whose centre moves from (x0, y0) to (x1, y1)
- * against the surfaces (front sides) and/or polyhedra, exact (Minkowski sums); returns 1 and
- * writes C_* on a hit, else 0. The same grid walk as castSegment: the facade keeps the box's half
+ * Closest hit of the box with min corner (x, y) and size w x h moving by (dx, dy) against the
+ * surfaces (front sides) and/or polyhedra, exact (Minkowski sums): its centre (x + w / 2,
+ * y + h / 2) moves to the centre plus (dx, dy). Returns 1 and writes C_* on a hit, else 0. It
+ * takes the facade's own arguments, so the facade passes no computed double through a call. The same grid walk as castSegment: the facade keeps the box's half
  * diagonal within the grid radius, so every shape it can touch is listed in the cell holding its
  * centre at contact.
  */
-export function castBox(x0: f64, y0: f64, x1: f64, y1: f64, hw: f64, hh: f64, surfaces: bool, polyhedra: bool): i32 {
+export function castBox(x: f64, y: f64, w: f64, h: f64, dx: f64, dy: f64, surfaces: bool, polyhedra: bool): i32 {
+  const hw = w / 2, hh = h / 2, cx = x + hw, cy = y + hh;
   boxHW = hw; boxHH = hh; boxMode = true;
-  const hit = castSegment(x0, y0, x1, y1, 0, surfaces, polyhedra);
+  const hit = castSegment(cx, cy, cx + dx, cy + dy, 0, surfaces, polyhedra);
   boxMode = false;
   return hit;
 }

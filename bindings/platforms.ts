@@ -644,10 +644,10 @@ export class Platforms {
     if (!(Math.sqrt(hw * hw + hh * hh) <= this.maxRadius)) {
       throw new HitcoreError("BOX_TOO_LARGE", `castBox: a ${w} x ${h} box has half diagonal ${Math.sqrt(hw * hw + hh * hh)}, above maxRadius ${this.maxRadius}, which the level's grid covers. Create the platforms with maxRadius >= the half diagonal of the largest box you cast.`);
     }
-    const cx = x + hw, cy = y + hh;
     this.ensureIndex();
     this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
-    return this.kernel.castBox(cx, cy, cx + dx, cy + dy, hw, hh, !!surfaces, !!polyhedra) !== 0;
+    // The arguments as given (the kernel finds the centre): a computed double passed through a call V8 does not inline is boxed.
+    return this.kernel.castBox(x, y, w, h, dx, dy, !!surfaces, !!polyhedra) !== 0;
   }
 
   /**

@@ -477,35 +477,3 @@ describe("the four casts on both stores, and one cast across stores", () => {
     }
   });
 });
-
-describe("the frame loop", () => {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  // The wasm path, as the other parts measure theirs: the TS baseline's kernel methods take
-  // doubles through calls V8 may or may not inline, so its figure depends on tier-up timing.
-  it.runIf(gc !== undefined)("box casts and cross-store casts allocate no JS heap (wasm)", async () => {
-    for (const backend of ["wasm"] as const) {
-      const rects = await rectLevel(backend);
-      const plats = await platforms(backend);
-      rects.addInstance(rects.addPrefab([0, 0, 30, 10]), 100, 100);
-      plats.addSurface(0, 0, 100, 0);
-      plats.addPolygon([200, 0, 300, 0, 300, 50, 200, 50]);
-      const stores = { rects, platforms: plats };
-      let x = 0;
-      const frame = () => {
-        x = (x + 1) % 300;
-        plats.castBox(x, 100, 10, 6, 3, -200);
-        castBox(stores, x, 100, 10, 6, 3, -200);
-        castCircle(stores, x, 100, 5, 3, -200);
-        castSegment(stores, x, 100, 3, -200);
-      };
-      for (let f = 0; f < 30000; f++) frame(); // until V8 has tiered every path up
-      gc!();
-      const perFrame = [0, 1, 2].map(() => {
-        const before = process.memoryUsage().heapUsed;
-        for (let f = 0; f < 3000; f++) frame();
-        return (process.memoryUsage().heapUsed - before) / 3000;
-      });
-      expect(Math.min(...perFrame), backend).toBeLessThan(2);
-    }
-  });
-});

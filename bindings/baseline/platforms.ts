@@ -322,9 +322,10 @@ export class BaselinePlatformsKernel implements PlatformsKernel {
     this.offerHit(t, fx, fy, HIT_SURFACE, s);
   }
 
-  castBox(x0: number, y0: number, x1: number, y1: number, hw: number, hh: number, surfaces: boolean, polyhedra: boolean): number {
+  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number, surfaces: boolean, polyhedra: boolean): number {
+    const hw = w / 2, hh = h / 2, cx = x + hw, cy = y + hh;
     this.box[0] = hw; this.box[1] = hh; this.boxMode = true;
-    const hit = this.castSegment(x0, y0, x1, y1, 0, surfaces, polyhedra);
+    const hit = this.castSegment(cx, cy, cx + dx, cy + dy, 0, surfaces, polyhedra);
     this.boxMode = false;
     return hit;
   }
