@@ -196,6 +196,22 @@ describe("swept boxes against surfaces and polyhedra", () => {
     expect(touching).toBeGreaterThan(50);
   });
 
+  it("walk the grid cells along the path: a box cast across a large level tests a small part of it, same answer as brute force", async () => {
+    for (const backend of BACKENDS) {
+      const p = await platforms(backend);
+      const n = 20000, side = Math.sqrt(n) * 60;
+      p.addSurfaces(randomSurfaces(n, 8));
+      const level = levelOf(p), extents = extentsOf(p);
+      for (const [w, h] of [[0, 0], [12, 6], [14, 14]]) {
+        const got = p.castBox(-10, -10, w, h, side + 20, side + 20);
+        const want = refBoxCast(level, extents, -10 + w / 2, -10 + h / 2, side + 20, side + 20, w / 2, h / 2);
+        expect(got).toBe(want.kind !== 0);
+        expect(p.hit.id).toBe(want.id);
+        expect(p.stats().candidates).toBeLessThan(n / 10);
+      }
+    }
+  });
+
   it("each polygon's extent holds its corners, rounded outward; unbounded sides are infinite", async () => {
     const p = await platforms("js");
     const rand = mulberry32(3);
