@@ -17,8 +17,8 @@ import {
   ballVX, ballVY, ballX, ballY, candidates, cellAt, contacts, countCandidate, ph, phF, resetCounters, setBall, setPh,
   setPhF,
 } from "./platform_grid";
-import { castPolyhedron, foldPolyhedra, insidePolyhedron } from "./polyhedra";
-import { castId, castKind, castNX, castNY, castSurface, castT, foldSurfaces, resetCast, surfaceTouches } from "./surfaces";
+import { castPolyhedron, castPolyhedronBox, foldPolyhedra, insidePolyhedron } from "./polyhedra";
+import { castId, castKind, castNX, castNY, castSurface, castSurfaceBox, castT, foldSurfaces, resetCast, surfaceTouches } from "./surfaces";
 
 /** Steps every ball by dt seconds; returns the contacts found (S_* hold the details). */
 export function stepBalls(dt: f64): i32 {
@@ -119,6 +119,11 @@ export function insidePolyhedra(x: f64, y: f64, r: f64): i32 {
   return found;
 }
 
+// The swept box of the current cast (castBox), or none (castSegment): half extents, and the mode.
+let boxHW: f64 = 0;
+let boxHH: f64 = 0;
+let boxMode = false;
+
 /** Tests every item of one cell's lists against the cast. */
 function castCell(cell: i32, x0: f64, y0: f64, dx: f64, dy: f64, r: f64, surfaces: bool, polyhedra: bool): void {
   if (surfaces) {
@@ -126,7 +131,8 @@ function castCell(cell: i32, x0: f64, y0: f64, dx: f64, dy: f64, r: f64, surface
     const end = load<i32>(starts + (cell << 2), 4);
     for (let j = load<i32>(starts + (cell << 2)); j < end; j++) {
       countCandidate();
-      castSurface(load<i32>(items + (j << 2)), x0, y0, dx, dy, r);
+      if (boxMode) castSurfaceBox(load<i32>(items + (j << 2)), x0, y0, dx, dy, boxHW, boxHH);
+      else castSurface(load<i32>(items + (j << 2)), x0, y0, dx, dy, r);
     }
   }
   if (polyhedra) {
@@ -134,9 +140,26 @@ function castCell(cell: i32, x0: f64, y0: f64, dx: f64, dy: f64, r: f64, surface
     const end = load<i32>(starts + (cell << 2), 4);
     for (let j = load<i32>(starts + (cell << 2)); j < end; j++) {
       countCandidate();
-      castPolyhedron(load<i32>(items + (j << 2)), x0, y0, dx, dy, r);
+      if (boxMode) castPolyhedronBox(load<i32>(items + (j << 2)), x0, y0, dx, dy, boxHW, boxHH);
+      else castPolyhedron(load<i32>(items + (j << 2)), x0, y0, dx, dy, r);
     }
   }
+}
+
+/**
+ * Closest hit of the box with min corner (x, y) and size w x h moving by (dx, dy) against the
+ * surfaces (front sides) and/or polyhedra, exact (Minkowski sums): its centre (x + w / 2,
+ * y + h / 2) moves to the centre plus (dx, dy). Returns 1 and writes C_* on a hit, else 0. It
+ * takes the facade's own arguments, so the facade passes no computed double through a call. The same grid walk as castSegment: the facade keeps the box's half
+ * diagonal within the grid radius, so every shape it can touch is listed in the cell holding its
+ * centre at contact.
+ */
+export function castBox(x: f64, y: f64, w: f64, h: f64, dx: f64, dy: f64, surfaces: bool, polyhedra: bool): i32 {
+  const hw = w / 2, hh = h / 2, cx = x + hw, cy = y + hh;
+  boxHW = hw; boxHH = hh; boxMode = true;
+  const hit = castSegment(cx, cy, cx + dx, cy + dy, 0, surfaces, polyhedra);
+  boxMode = false;
+  return hit;
 }
 
 /**

@@ -13,3 +13,4 @@ export { rectsCast, rectsMoveProjectiles } from "./casts";
 export { castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls";
 export { collidePoints, moveBoxes } from "./tile_map";
 export { stepControllers } from "./tile_controller";
+export { castBox } from "./balls";

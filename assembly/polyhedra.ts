@@ -5,7 +5,7 @@
 // velocity component into it: the seed's `deflect`, folded over all polyhedra (`foldr`: highest id
 // first). Unbounded polyhedra (the ground as one halfspace) are allowed. Layout:
 // bindings/platforms_layout.ts; mirrored in bindings/baseline/platforms.ts.
-import { HIT_POLYHEDRON, HS_STRIDE, P_HALFSPACES, P_POLY_CELLS, P_POLY_ITEMS, P_POLY_START } from "../bindings/platforms_layout";
+import { HIT_POLYHEDRON, HS_STRIDE, P_HALFSPACES, P_POLY_CELLS, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START } from "../bindings/platforms_layout";
 import { ballVX, ballVY, ballX, ballY, cellAt, countCandidate, countContact, ph, setBall } from "./platform_grid";
 import { offerHit } from "./surfaces";
 
@@ -110,4 +110,67 @@ export function castPolyhedron(k: i32, px: f64, py: f64, dx: f64, dy: f64, r: f6
   }
   if (!entering || tIn < 0 || tIn > 1 || tIn > tOut) return;
   offerHit(tIn, fx, fy, HIT_POLYHEDRON, k);
+}
+
+// Cyrus-Beck state of the current swept-box clip: the latest entry (and its face), the earliest exit.
+let cbIn: f64 = -Infinity;
+let cbOut: f64 = Infinity;
+let cbNx: f64 = 0;
+let cbNy: f64 = 0;
+let cbEntering = false;
+
+export function clipReset(): void {
+  cbIn = -Infinity; cbOut = Infinity; cbNx = 0; cbNy = 0; cbEntering = false;
+}
+
+/**
+ * Clips p + t d against the halfspace n . x <= off; false once the interval is empty. Ties keep
+ * the earlier face, so the order of the calls is part of the contract (the baseline and the
+ * reference clip in the same order). A NaN or infinite offset (an unbounded axis) never clips.
+ */
+export function clipHalfspace(nx: f64, ny: f64, off: f64, px: f64, py: f64, dx: f64, dy: f64): bool {
+  const num = off - (px * nx + py * ny);
+  const den = dx * nx + dy * ny;
+  if (den == 0) return !(num < 0); // parallel: all or nothing
+  const t = num / den;
+  if (den < 0) {
+    if (t > cbIn) { cbIn = t; cbNx = nx; cbNy = ny; cbEntering = true; }
+  } else if (t < cbOut) {
+    cbOut = t;
+  }
+  return !(cbIn > cbOut);
+}
+
+/** Entry t of the last clip in [0, 1], or -1: a start already inside (or only touching while leaving) is not a hit. */
+export function clipEntry(): f64 {
+  if (!cbEntering || cbIn < 0 || cbIn > 1 || cbIn > cbOut) return -1;
+  return cbIn;
+}
+
+export function clipNx(): f64 { return cbNx; }
+export function clipNy(): f64 { return cbNy; }
+
+/**
+ * First contact of a box of half extents (hw, hh) whose centre moves from p by d (t in [0, 1]) with
+ * polyhedron k, exactly: the centre is clipped against the Minkowski sum of the polyhedron and the
+ * box, whose faces are the polyhedron's faces moved out by the box's support |nx| hw + |ny| hh,
+ * then the box's own four axes moved out by the polyhedron's extent (infinite, so never clipping,
+ * where it is unbounded). A start already inside is not a hit.
+ */
+export function castPolyhedronBox(k: i32, px: f64, py: f64, dx: f64, dy: f64, hw: f64, hh: f64): void {
+  const starts = ph(P_POLY_START);
+  let h = ph(P_HALFSPACES) + load<i32>(starts + (k << 2)) * REC;
+  const last = ph(P_HALFSPACES) + load<i32>(starts + (k << 2), 4) * REC;
+  clipReset();
+  for (; h < last; h += REC) {
+    const nx = <f64>load<f32>(h), ny = <f64>load<f32>(h, 4);
+    if (!clipHalfspace(nx, ny, <f64>load<f32>(h, 8) + (Math.abs(nx) * hw + Math.abs(ny) * hh), px, py, dx, dy)) return;
+  }
+  const e = ph(P_POLY_EXTENT) + (k << 4);
+  if (!clipHalfspace(1, 0, <f64>load<f32>(e, 8) + hw, px, py, dx, dy)) return;
+  if (!clipHalfspace(-1, 0, hw - <f64>load<f32>(e), px, py, dx, dy)) return;
+  if (!clipHalfspace(0, 1, <f64>load<f32>(e, 12) + hh, px, py, dx, dy)) return;
+  if (!clipHalfspace(0, -1, hh - <f64>load<f32>(e, 4), px, py, dx, dy)) return;
+  const t = clipEntry();
+  if (t >= 0) offerHit(t, cbNx, cbNy, HIT_POLYHEDRON, k);
 }

@@ -6,6 +6,7 @@
 // `foldr deflect` does (last surface first). Layout: bindings/platforms_layout.ts.
 import { HIT_SURFACE, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, SURF_STRIDE } from "../bindings/platforms_layout";
 import { ballVX, ballVY, countCandidate, countContact, ph, setBall, ballX, ballY } from "./platform_grid";
+import { clipEntry, clipHalfspace, clipNx, clipNy, clipReset } from "./polyhedra";
 
 const REC = SURF_STRIDE << 2;
 
@@ -116,4 +117,33 @@ export function castSurface(s: i32, px: f64, py: f64, dx: f64, dy: f64, r: f64):
     capHit(px, py, dx, dy, x0, y0, r, nx, ny, s);
     capHit(px, py, dx, dy, x1, y1, r, nx, ny, s);
   }
+}
+
+/**
+ * First contact of a box of half extents (hw, hh) whose centre moves from p by d (t in [0, 1]) with
+ * the front of surface s: the centre is clipped against the Minkowski sum of the segment and the
+ * box (its line moved out both ways by the box's support |nx| hw + |ny| hh, then the box's axes
+ * past the segment's ends). As the circle casts: only while moving toward the front (d . n < 0),
+ * and an entry through a side counts only with the centre in front of the segment's line (the
+ * box's analogue of the front half of the rounded end). A start already inside is not a hit.
+ */
+export function castSurfaceBox(s: i32, px: f64, py: f64, dx: f64, dy: f64, hw: f64, hh: f64): void {
+  const p = ph(P_SURFACES) + s * REC;
+  const nx = <f64>load<f32>(p), ny = <f64>load<f32>(p, 4), o = <f64>load<f32>(p, 8);
+  if (!(dx * nx + dy * ny < 0)) return;
+  const x0 = <f64>load<f32>(p, 36), y0 = <f64>load<f32>(p, 40);
+  const x1 = <f64>load<f32>(p, 44), y1 = <f64>load<f32>(p, 48);
+  const sup = Math.abs(nx) * hw + Math.abs(ny) * hh;
+  clipReset();
+  if (!clipHalfspace(nx, ny, o + sup, px, py, dx, dy)) return;
+  if (!clipHalfspace(-nx, -ny, sup - o, px, py, dx, dy)) return;
+  if (!clipHalfspace(1, 0, max(x0, x1) + hw, px, py, dx, dy)) return;
+  if (!clipHalfspace(-1, 0, hw - min(x0, x1), px, py, dx, dy)) return;
+  if (!clipHalfspace(0, 1, max(y0, y1) + hh, px, py, dx, dy)) return;
+  if (!clipHalfspace(0, -1, hh - min(y0, y1), px, py, dx, dy)) return;
+  const t = clipEntry();
+  if (t < 0) return;
+  const fx = clipNx(), fy = clipNy();
+  if ((fx != nx || fy != ny) && (px + t * dx) * nx + (py + t * dy) * ny < o) return; // behind the line: the back
+  offerHit(t, fx, fy, HIT_SURFACE, s);
 }

@@ -8,12 +8,14 @@ import { benchPlatforms } from "./platforms.js";
 import { machine } from "./harness.js";
 import { benchRects } from "./rect_level.js";
 import { benchTiles } from "./tiles.js";
+import { benchCasts } from "./casts.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
   grid: benchGrid,
   rects: benchRects,
   platforms: benchPlatforms,
   tiles: benchTiles,
+  casts: benchCasts,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);

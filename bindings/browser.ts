@@ -11,6 +11,7 @@ export * from "./rect_level.js";
 export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
+export * from "./casts.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();

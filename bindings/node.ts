@@ -12,6 +12,7 @@ export * from "./rect_level.js";
 export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
+export * from "./casts.js";
 export type { CreateOptions, WasmSource } from "./create.js";
 
 let packaged: Promise<WebAssembly.Module> | null = null;

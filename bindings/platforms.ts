@@ -15,6 +15,7 @@
 //   polyItems   i32[...]               }
 //   x, y, vx, vy, ax, ay, radius       f32[ball capacity] each
 //   results     i32[max(S, P, 1)]      ids of the last point query
+//   extents     f32[4 * P]             min x, min y, max x, max y per polyhedron (+-Infinity: unbounded)
 import { BaselinePlatformsKernel } from "./baseline/platforms.js";
 import { kernelFor, type CoreLoader, type WasmSource } from "./create.js";
 import { PLATFORMS_HEADER } from "./layout.js";
@@ -23,7 +24,7 @@ import type { PlatformsKernel } from "./platforms_kernel.js";
 import {
   C_ID, C_KIND, C_NX, C_NY, C_T, C_X, C_Y, HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, HS_STRIDE, P_BALL_COUNT, P_BAX,
   P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
-  P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
+  P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
   P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "./platforms_layout.js";
@@ -124,6 +125,73 @@ function checkOption(name: string, v: unknown, lo: number, hi: number, integer: 
   return v;
 }
 
+function checkSize(method: string, name: string, v: number): void {
+  checkCoord(method, name, v);
+  if (v < 0) {
+    throw new HitcoreError("NEGATIVE_SIZE", `${method}: ${name} must be >= 0, got ${v}. Pass the absolute size and move x/y to the top-left corner.`);
+  }
+}
+
+// Outward f32 rounding of extents (load time only).
+const bitsF = new Float32Array(1);
+const bitsI = new Int32Array(bitsF.buffer);
+
+function f32Step(f: number, up: boolean): number {
+  if (!Number.isFinite(f)) return f;
+  if (f === 0) return up ? 1.401298464324817e-45 : -1.401298464324817e-45;
+  bitsF[0] = f;
+  bitsI[0] += (f > 0) === up ? 1 : -1;
+  return bitsF[0];
+}
+
+function f32Up(x: number): number {
+  const f = Math.fround(x);
+  return f < x ? f32Step(f, true) : f;
+}
+
+function f32Down(x: number): number {
+  const f = Math.fround(x);
+  return f > x ? f32Step(f, false) : f;
+}
+
+/**
+ * Support max e . x over the polyhedron of stored halfspaces [nx, ny, offset, unused, ...] for an
+ * axis e, rounded up to f32; Infinity where it is unbounded along e, or bounded only by a face
+ * whose normal is e (that face already gives the Minkowski sum its side). Finite exactly when e
+ * lies strictly between two normals less than a half turn apart; the maximum is then at a corner
+ * (two face lines meeting inside every other halfspace). Load time, O(faces^3).
+ */
+function support(hs: number[], ex: number, ey: number): number {
+  const n = hs.length / HS_STRIDE;
+  let inCone = false;
+  for (let i = 0; i < n && !inCone; i++) {
+    const ax = hs[i * HS_STRIDE], ay = hs[i * HS_STRIDE + 1];
+    for (let j = 0; j < n; j++) {
+      const bx = hs[j * HS_STRIDE], by = hs[j * HS_STRIDE + 1];
+      if (ax * ey - ay * ex > 0 && ex * by - ey * bx > 0 && ax * by - ay * bx > 0) { inCone = true; break; }
+    }
+  }
+  if (!inCone) return Infinity;
+  let best = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const ax = hs[i * HS_STRIDE], ay = hs[i * HS_STRIDE + 1], ao = hs[i * HS_STRIDE + 2];
+    for (let j = i + 1; j < n; j++) {
+      const bx = hs[j * HS_STRIDE], by = hs[j * HS_STRIDE + 1], bo = hs[j * HS_STRIDE + 2];
+      const det = ax * by - ay * bx;
+      if (Math.abs(det) < 1e-9) continue;
+      const vx = (ao * by - bo * ay) / det, vy = (ax * bo - bx * ao) / det;
+      const tol = 1e-6 * (1 + Math.abs(vx) + Math.abs(vy));
+      let ok = true;
+      for (let k = 0; k < n && ok; k++) {
+        ok = vx * hs[k * HS_STRIDE] + vy * hs[k * HS_STRIDE + 1] <= hs[k * HS_STRIDE + 2] + tol;
+      }
+      if (ok) best = Math.max(best, vx * ex + vy * ey);
+    }
+  }
+  // No corner: an empty polyhedron; nothing to add (its own faces already reject every cast).
+  return best === -Infinity ? Infinity : f32Up(best + 1e-6 * (1 + Math.abs(best)));
+}
+
 function checkFlat(method: string, name: string, values: ArrayLike<number>, stride: number): void {
   if (values === null || typeof values !== "object" || typeof values.length !== "number") {
     throw new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be a flat array of numbers, got ${String(values)}.`);
@@ -154,12 +222,13 @@ export class Platforms {
   private polyStart: number[] = [0];
   private polyBoxes: number[] = [];
   private polyVertices: (number[] | null)[] = [];
+  private polyExtents: number[] = [];
   private index: PlatformIndex | null = null;
 
   private ballCap: number;
   private balls = 0;
   private base: number;
-  private offsets = new Int32Array(15);
+  private offsets = new Int32Array(16);
   private resultsCap = 1;
 
   private buffer: ArrayBuffer | null = null;
@@ -297,6 +366,12 @@ export class Platforms {
     const m = this.margin(size) - R;
     if (bounded) this.polyBoxes.push(x0 - m, y0 - m, x1 + m, y1 + m);
     else this.polyBoxes.push(NaN, NaN, NaN, NaN);
+    let ex0 = Infinity, ey0 = Infinity, ex1 = -Infinity, ey1 = -Infinity;
+    for (let i = 0; i < part.length; i += 2) {
+      ex0 = Math.min(ex0, part[i]); ey0 = Math.min(ey0, part[i + 1]);
+      ex1 = Math.max(ex1, part[i]); ey1 = Math.max(ey1, part[i + 1]);
+    }
+    this.polyExtents.push(f32Down(ex0), f32Down(ey0), f32Up(ex1), f32Up(ey1));
     this.polyStart.push(this.halfspaceData.length / HS_STRIDE);
     this.polyVertices.push(part);
     return this.polyStart.length - 2;
@@ -315,10 +390,13 @@ export class Platforms {
       }
     }
     const f = Math.fround;
+    const first = this.halfspaceData.length;
     for (let i = 0; i < halfspaces.length; i += 3) {
       const len = Math.hypot(halfspaces[i], halfspaces[i + 1]);
       this.halfspaceData.push(f(halfspaces[i] / len) + 0, f(halfspaces[i + 1] / len) + 0, f(halfspaces[i + 2] / len) + 0, 0);
     }
+    const stored = this.halfspaceData.slice(first);
+    this.polyExtents.push(-support(stored, -1, 0), -support(stored, 0, -1), support(stored, 1, 0), support(stored, 0, 1));
     this.polyBoxes.push(NaN, NaN, NaN, NaN);
     this.polyStart.push(this.halfspaceData.length / HS_STRIDE);
     this.polyVertices.push(null);
@@ -334,6 +412,7 @@ export class Platforms {
     this.polyStart = [0];
     this.polyBoxes = [];
     this.polyVertices = [];
+    this.polyExtents = [];
     this.index = null;
   }
 
@@ -355,6 +434,16 @@ export class Platforms {
   vertices(id: number): readonly number[] | null {
     this.checkId("vertices", id, this.polyhedronCount, "polyhedron");
     return this.polyVertices[id];
+  }
+
+  /**
+   * A polyhedron's extent [min x, min y, max x, max y] as the swept-box casts use it (a copy):
+   * rounded outward to f32; +-Infinity on a side where it is unbounded (or where only a face
+   * parallel to that axis bounds it, which the face itself already covers).
+   */
+  extent(id: number): Float32Array {
+    this.checkId("extent", id, this.polyhedronCount, "polyhedron");
+    return Float32Array.from(this.polyExtents.slice(4 * id, 4 * id + 4));
   }
 
   /** Surfaces use the exact rounded region (true) or the seed's trapezium (false). */
@@ -508,6 +597,77 @@ export class Platforms {
     return this.kernel.castSegment(x0, y0, x1, y1, r, !!surfaces, !!polyhedra) !== 0;
   }
 
+  /**
+   * A point moving from (x, y) by (dx, dy): cast(x, y, x + dx, y + dy). The same meaning as
+   * RectLevel.castSegment; fills `hit` and returns whether anything was hit.
+   */
+  castSegment(x: number, y: number, dx: number, dy: number): boolean {
+    this.checkMotion("castSegment", x, y, dx, dy);
+    this.ensureIndex();
+    // Straight to the kernel: a double passed through another JS call that is not inlined is boxed.
+    this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
+    return this.kernel.castSegment(x, y, x + dx, y + dy, 0, true, true) !== 0;
+  }
+
+  /** A ray from (x, y) along (dirX, dirY) up to maxDistance (as RectLevel.castRay): hit.distance is the range. */
+  castRay(x: number, y: number, dirX: number, dirY: number, maxDistance: number): boolean {
+    this.checkMotion("castRay", x, y, dirX, dirY);
+    checkSize("castRay", "maxDistance", maxDistance);
+    const len = Math.sqrt(dirX * dirX + dirY * dirY); // not Math.hypot: it allocates per call
+    if (!(len > 0)) throw new HitcoreError("INVALID_DIRECTION", "castRay: the direction is (0, 0). Pass a non-zero direction.");
+    this.ensureIndex();
+    this.castLength[0] = maxDistance;
+    return this.kernel.castSegment(x, y, x + dirX * (maxDistance / len), y + dirY * (maxDistance / len), 0, true, true) !== 0;
+  }
+
+  /** A circle (centre x, y, radius r up to maxRadius) swept by (dx, dy), as RectLevel.castCircle. */
+  castCircle(x: number, y: number, r: number, dx: number, dy: number): boolean {
+    this.checkMotion("castCircle", x, y, dx, dy);
+    this.checkRadius("castCircle", r);
+    this.ensureIndex();
+    this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
+    return this.kernel.castSegment(x, y, x + dx, y + dy, r, true, true) !== 0;
+  }
+
+  /**
+   * A box (min corner x, y: the top-left in y-down screen coordinates, as RectLevel.castBox; size
+   * w x h) swept by (dx, dy) against the surfaces (front sides) and polyhedra, exact: its centre is
+   * cast against their Minkowski sums with the box. Its half diagonal must be at most maxRadius
+   * (the grid covers that much). Shapes that already overlap the start are not hits. Fills `hit`
+   * (hit.x, hit.y: the box's centre at contact) and returns whether anything was hit.
+   */
+  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number, surfaces = true, polyhedra = true): boolean {
+    this.checkMotion("castBox", x, y, dx, dy);
+    checkSize("castBox", "width", w);
+    checkSize("castBox", "height", h);
+    const hw = w / 2, hh = h / 2;
+    if (!(Math.sqrt(hw * hw + hh * hh) <= this.maxRadius)) {
+      throw new HitcoreError("BOX_TOO_LARGE", `castBox: a ${w} x ${h} box has half diagonal ${Math.sqrt(hw * hw + hh * hh)}, above maxRadius ${this.maxRadius}, which the level's grid covers. Create the platforms with maxRadius >= the half diagonal of the largest box you cast.`);
+    }
+    this.ensureIndex();
+    this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
+    // The arguments as given (the kernel finds the centre): a computed double passed through a call V8 does not inline is boxed.
+    return this.kernel.castBox(x, y, w, h, dx, dy, !!surfaces, !!polyhedra) !== 0;
+  }
+
+  /**
+   * Copies the last cast's hit into typed arrays without boxing a double: real[at..at+5] = t,
+   * distance, x, y, nx, ny and int[at2], int[at2 + 1] = kind, id (bindings/casts.ts reads it so).
+   */
+  hitInto(real: Float64Array, int: Int32Array): void {
+    this.refresh();
+    const f = this.headerF, h = this.header;
+    real[0] = f[C_T]; real[1] = f[C_T] * this.castLength[0]; real[2] = f[C_X]; real[3] = f[C_Y]; real[4] = f[C_NX]; real[5] = f[C_NY];
+    int[0] = h[C_KIND]; int[1] = h[C_ID];
+  }
+
+  private checkMotion(method: string, x: number, y: number, dx: number, dy: number): void {
+    checkCoord(method, "x", x);
+    checkCoord(method, "y", y);
+    checkCoord(method, "dx", dx);
+    checkCoord(method, "dy", dy);
+  }
+
   /** What the last call visited, and the grid's shape. */
   stats(): PlatformStats {
     this.ensureIndex();
@@ -548,7 +708,8 @@ export class Platforms {
     const resultsCap = Math.max(nS, nP, 1);
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
-      4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap];
+      4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
+      4 * Math.max(this.polyExtents.length, 1)];
     const offsets = new Int32Array(bytes.length);
     let at = align16(this.base);
     for (let r = 0; r < bytes.length; r++) {
@@ -577,6 +738,7 @@ export class Platforms {
     new Int32Array(buf, offsets[4], index.surfItems.length).set(index.surfItems);
     new Int32Array(buf, offsets[5], index.polyStarts.length).set(index.polyStarts);
     new Int32Array(buf, offsets[6], index.polyItems.length).set(index.polyItems);
+    new Float32Array(buf, offsets[15], this.polyExtents.length).set(this.polyExtents);
     for (let k = 0; k < kept.length; k++) this._views[k].set(kept[k]);
     this.writeHeader();
   }
@@ -607,10 +769,14 @@ export class Platforms {
     f[P_RES_Y] = this.resistanceY;
     h[P_MAX_SUBSTEPS] = this.maxSubsteps;
     h[P_EXACT] = this.exactRegion ? 1 : 0;
+    h[P_POLY_EXTENT] = o[15];
   }
 
   /** Views over the current buffer, rebuilt when memory has grown. */
   private refresh(): void {
+    // memory.grow detaches the old buffer, and views of a detached buffer read length 0: checked
+    // first, because reading memory.buffer costs about 50 bytes of JS heap per call in Node 20.
+    if (this.buffer !== null && this.headerF.length !== 0) return;
     const buf = this.memory.buffer;
     if (buf === this.buffer) return;
     this.buffer = buf;

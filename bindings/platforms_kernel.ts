@@ -13,4 +13,6 @@ export interface PlatformsKernel {
   insidePolyhedra(x: number, y: number, r: number): number;
   /** Closest hit of a circle of radius r moving from (x0, y0) to (x1, y1); 1 and the C_* fields on a hit, else 0. */
   castSegment(x0: number, y0: number, x1: number, y1: number, r: number, surfaces: boolean, polyhedra: boolean): number;
+  /** Closest hit of the box (min corner x, y; size w x h) moving by (dx, dy), exact (Minkowski sums); as castSegment, centre at contact in C_X, C_Y. */
+  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number, surfaces: boolean, polyhedra: boolean): number;
 }

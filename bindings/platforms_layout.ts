@@ -26,6 +26,8 @@
 //   P_RES_X, P_RES_Y    f32   facade      the seed's `resistance`: velocity factor per step (0.95, 1)
 //   P_MAX_SUBSTEPS      i32   facade      most sub-steps per ball per step (speed is capped to fit them)
 //   P_EXACT             i32   facade      1: surfaces use the exact rounded region; 0: the seed's trapezium
+//   P_POLY_EXTENT       i32   facade      f32[4 * POLY_COUNT]: min x, min y, max x, max y of each polyhedron
+//                                         (+-Infinity where it is unbounded): the box axes of swept-box casts
 //   S_CANDIDATES        i32   kernel      surfaces + polyhedra the last call tested
 //   S_CONTACTS          i32   kernel      surfaces + polyhedra the last call found touching
 //   S_SUBSTEPS          i32   kernel      sub-steps the last step ran (all balls)
@@ -71,6 +73,7 @@ export const P_RES_X = 25;
 export const P_RES_Y = 26;
 export const P_MAX_SUBSTEPS = 27;
 export const P_EXACT = 28;
+export const P_POLY_EXTENT = 29;
 
 export const S_CANDIDATES = 40;
 export const S_CONTACTS = 41;

@@ -1,0 +1,281 @@
+// The cross-store casts demo: a fan of swept boxes (or circles, or rays) from a moving origin,
+// cast every frame against a RectLevel and a Platforms level in one call per shape
+// (bindings/casts.ts), each drawn where the closest hit of either store stopped it. Publishes
+// window.__hitcoreCasts for tests/casts_browser.test.ts.
+import wasmUrl from "../dist/hitcore.wasm?url";
+import {
+  castBox, castCircle, castRay, createPlatforms, createRectLevel, StoreHit, STORE_PLATFORMS, STORE_RECTS, type Backend,
+  type Platforms, type RectLevel,
+} from "../bindings/browser.js";
+import { SampleWindow } from "./samples.js";
+
+/** What the page publishes for the browser test and the devtools console. */
+export interface CastsProbe {
+  ready: boolean;
+  backend: string;
+  shape: string;
+  frames: number;
+  castsPerFrame: number;
+  /** Hits of the last frame by store. */
+  rectHits: number;
+  platformHits: number;
+  /** Frames with at least one hit on each store, since the level was created. */
+  framesWithRectHits: number;
+  framesWithPlatformHits: number;
+  /** Shapes whose stopping point lay inside a polyhedron (must stay 0). */
+  endedInside: number;
+  /** Median ms of the frame's casts over the last second. */
+  collisionMs: number;
+  renderMs: number;
+  fps: number;
+  errors: string[];
+}
+
+declare global {
+  interface Window {
+    __hitcoreCasts?: CastsProbe;
+  }
+}
+
+const W = 960;
+const H = 600;
+const FAN = 240;
+const REACH = 420;
+const BOX_W = 12;
+const BOX_H = 8;
+const HUD_INTERVAL_MS = 250;
+const MAX_ERRORS = 50;
+
+const canvas = element("view", HTMLCanvasElement);
+const hud = element("hud", HTMLElement);
+const backendInput = element("backend", HTMLSelectElement);
+const shapeInput = element("shape", HTMLSelectElement);
+const ctx = canvas.getContext("2d", { alpha: false });
+if (!ctx) throw new Error("demo: this browser has no 2D canvas context");
+
+const probe: CastsProbe = {
+  ready: false, backend: "", shape: "box", frames: 0, castsPerFrame: FAN, rectHits: 0, platformHits: 0,
+  framesWithRectHits: 0, framesWithPlatformHits: 0, endedInside: 0, collisionMs: NaN, renderMs: NaN, fps: 0, errors: [],
+};
+window.__hitcoreCasts = probe;
+window.addEventListener("error", (e) => recordError(e.error ?? e.message));
+window.addEventListener("unhandledrejection", (e) => recordError(e.reason));
+
+const collisionTimes = new SampleWindow();
+const renderTimes = new SampleWindow();
+const frameTimes = new SampleWindow();
+const hit = new StoreHit();
+// Where each shape of the fan stopped, and which store stopped it: filled by the casts, read by the drawing.
+const endX = new Float64Array(FAN);
+const endY = new Float64Array(FAN);
+const endStore = new Int32Array(FAN);
+const rectBox = new Float64Array(4);
+const pointer = { x: NaN, y: NaN };
+
+interface Sim { rects: RectLevel; platforms: Platforms; polygons: number[][]; lines: number[] }
+let sim: Sim | null = null;
+let generation = 0;
+let nextHud = 0;
+
+const params = new URLSearchParams(location.search);
+backendInput.value = params.get("backend") === "js" ? "js" : "wasm";
+backendInput.addEventListener("change", () => {
+  history.replaceState(null, "", `?backend=${backendInput.value}`);
+  void start(backendInput.value === "js" ? "js" : "wasm");
+});
+canvas.addEventListener("pointermove", (e) => {
+  const r = canvas.getBoundingClientRect();
+  pointer.x = ((e.clientX - r.left) / r.width) * W;
+  pointer.y = ((e.clientY - r.top) / r.height) * H;
+});
+canvas.addEventListener("pointerleave", () => { pointer.x = NaN; });
+void start(backendInput.value === "js" ? "js" : "wasm");
+requestAnimationFrame(frame);
+
+/** Polygons (y down, either winding), one-sided surfaces and rect pieces around the middle. */
+function buildLevel(rects: RectLevel, platforms: Platforms): { polygons: number[][]; lines: number[] } {
+  const polygons = [
+    [120, 100, 220, 80, 250, 160, 150, 190],
+    [700, 90, 820, 120, 760, 200],
+    [640, 420, 860, 420, 860, 440, 640, 440], // a thin slab
+    [90, 400, 130, 380, 170, 420, 150, 500, 100, 490],
+    [430, 40, 530, 40, 530, 46, 430, 46],
+  ];
+  for (const p of polygons) platforms.addPolygon(p);
+  // Surfaces: solid on the side their normal rotate90(p1 - p0) points to; these face the middle.
+  const lines = [620, 260, 560, 330, 330, 300, 400, 360, 560, 520, 420, 520, 300, 120, 380, 120];
+  platforms.addSurfaces(lines);
+  const block = rects.addPrefab([0, 0, 60, 14, 0, 14, 14, 40]);
+  const post = rects.addPrefab([0, 0, 10, 90]);
+  for (const [x, y] of [[250, 250], [620, 160], [700, 300], [230, 470], [820, 520], [40, 250]]) rects.addInstance(block, x, y);
+  for (const [x, y] of [[520, 400], [880, 60], [320, 20]]) rects.addInstance(post, x, y);
+  rects.build();
+  return { polygons, lines };
+}
+
+async function start(backend: Backend): Promise<void> {
+  const mine = ++generation;
+  probe.ready = false;
+  hud.textContent = `creating ${backend} stores…`;
+  try {
+    const [rects, platforms] = await Promise.all([createRectLevel({ backend, wasm: wasmUrl }), createPlatforms({ backend, wasm: wasmUrl, maxRadius: 10 })]);
+    if (mine !== generation) return;
+    const { polygons, lines } = buildLevel(rects, platforms);
+    sim = { rects, platforms, polygons, lines };
+  } catch (err) {
+    if (mine === generation) sim = null;
+    recordError(err);
+    return;
+  }
+  collisionTimes.clear(); renderTimes.clear(); frameTimes.clear();
+  Object.assign(probe, { ready: true, backend, frames: 0, framesWithRectHits: 0, framesWithPlatformHits: 0, endedInside: 0 });
+  nextHud = 0;
+}
+
+function frame(now: number): void {
+  requestAnimationFrame(frame);
+  const s = sim;
+  if (s === null) return;
+  try {
+    const stores = { rects: s.rects, platforms: s.platforms };
+    const shape = shapeInput.value;
+    // The origin: the pointer, or a slow loop through the middle of the level.
+    const ox = Number.isFinite(pointer.x) ? pointer.x : W / 2 + Math.cos(now / 2300) * 60;
+    const oy = Number.isFinite(pointer.x) ? pointer.y : H / 2 + Math.sin(now / 1700) * 40;
+    const spin = now / 4000;
+    let rectHits = 0, platformHits = 0;
+    const t0 = performance.now();
+    for (let k = 0; k < FAN; k++) {
+      const a = spin + (k / FAN) * 2 * Math.PI;
+      const dx = Math.cos(a) * REACH, dy = Math.sin(a) * REACH;
+      if (shape === "circle") castCircle(stores, ox, oy, BOX_H / 2, dx, dy, hit);
+      else if (shape === "ray") castRay(stores, ox, oy, dx, dy, REACH, hit);
+      else castBox(stores, ox - BOX_W / 2, oy - BOX_H / 2, BOX_W, BOX_H, dx, dy, hit);
+      endX[k] = hit.x; endY[k] = hit.y; endStore[k] = hit.store;
+      if (hit.store === STORE_RECTS) rectHits++;
+      else if (hit.store === STORE_PLATFORMS) platformHits++;
+    }
+    const t1 = performance.now();
+    // Outside the timing: no stopping point may lie inside a polyhedron (it would have passed a face).
+    for (let k = 0; k < FAN; k++) {
+      if (endStore[k] === STORE_PLATFORMS && s.platforms.polyhedraAt(endX[k], endY[k], 0) > 0 && insideStrictly(s.polygons, endX[k], endY[k])) probe.endedInside++;
+    }
+    const r0 = performance.now();
+    draw(s, ox, oy, shape);
+    const r1 = performance.now();
+
+    collisionTimes.push(now, t1 - t0);
+    renderTimes.push(now, r1 - r0);
+    frameTimes.push(now, 0);
+    probe.frames++;
+    probe.shape = shape;
+    probe.rectHits = rectHits;
+    probe.platformHits = platformHits;
+    if (rectHits > 0) probe.framesWithRectHits++;
+    if (platformHits > 0) probe.framesWithPlatformHits++;
+    probe.collisionMs = collisionTimes.median();
+    probe.renderMs = renderTimes.median();
+    probe.fps = frameTimes.rate();
+    if (now >= nextHud) {
+      nextHud = now + HUD_INTERVAL_MS;
+      showHud();
+    }
+  } catch (err) {
+    sim = null;
+    probe.ready = false;
+    recordError(err);
+  }
+}
+
+/** Point well inside a polygon (0.5 px from every edge): a shape touching a face is not inside. */
+function insideStrictly(polygons: number[][], px: number, py: number): boolean {
+  for (const p of polygons) {
+    const n = p.length / 2;
+    let sign = 0, inside = true;
+    for (let i = 0; i < n && inside; i++) {
+      const j = (i + 1) % n;
+      const ex = p[2 * j] - p[2 * i], ey = p[2 * j + 1] - p[2 * i + 1];
+      const d = (ex * (py - p[2 * i + 1]) - ey * (px - p[2 * i])) / Math.hypot(ex, ey);
+      if (Math.abs(d) < 0.5) inside = false;
+      else if (sign === 0) sign = Math.sign(d);
+      else if (Math.sign(d) !== sign) inside = false;
+    }
+    if (inside) return true;
+  }
+  return false;
+}
+
+function draw(s: Sim, ox: number, oy: number, shape: string): void {
+  const g = ctx!;
+  g.fillStyle = "#0c0c14";
+  g.fillRect(0, 0, W, H);
+  // Rects.
+  g.fillStyle = "#5a5f72";
+  for (let i = 0; i < s.rects.instanceCount; i++) {
+    for (let r = 0, m = s.rects.instanceRectCount(i); r < m; r++) {
+      s.rects.worldRect(i, r, rectBox);
+      g.fillRect(rectBox[0], rectBox[1], rectBox[2] - rectBox[0], rectBox[3] - rectBox[1]);
+    }
+  }
+  // Polyhedra.
+  g.fillStyle = "#2f4f8f";
+  for (const p of s.polygons) {
+    g.beginPath();
+    g.moveTo(p[0], p[1]);
+    for (let i = 2; i < p.length; i += 2) g.lineTo(p[i], p[i + 1]);
+    g.closePath();
+    g.fill();
+  }
+  // Surfaces, with a tick on their front side.
+  g.strokeStyle = "#5fd35f";
+  g.lineWidth = 2;
+  const L = s.lines;
+  for (let i = 0; i < L.length; i += 4) {
+    const [x0, y0, x1, y1] = [L[i], L[i + 1], L[i + 2], L[i + 3]];
+    const len = Math.hypot(x1 - x0, y1 - y0), nx = -(y1 - y0) / len, ny = (x1 - x0) / len;
+    const mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
+    g.beginPath();
+    g.moveTo(x0, y0); g.lineTo(x1, y1);
+    g.moveTo(mx, my); g.lineTo(mx + nx * 8, my + ny * 8);
+    g.stroke();
+  }
+  // The fan: a line to each stopping point, and the shape there.
+  g.lineWidth = 1;
+  g.strokeStyle = "rgba(255, 255, 255, 0.08)";
+  g.beginPath();
+  for (let k = 0; k < FAN; k++) { g.moveTo(ox, oy); g.lineTo(endX[k], endY[k]); }
+  g.stroke();
+  for (let k = 0; k < FAN; k++) {
+    g.strokeStyle = endStore[k] === STORE_RECTS ? "#f2c14e" : endStore[k] === STORE_PLATFORMS ? "#4fd6e8" : "rgba(255, 255, 255, 0.25)";
+    if (shape === "box") g.strokeRect(endX[k] - BOX_W / 2, endY[k] - BOX_H / 2, BOX_W, BOX_H);
+    else if (shape === "circle") { g.beginPath(); g.arc(endX[k], endY[k], BOX_H / 2, 0, 2 * Math.PI); g.stroke(); }
+    else g.strokeRect(endX[k] - 1, endY[k] - 1, 2, 2);
+  }
+}
+
+function showHud(): void {
+  const p = probe;
+  const lines = [
+    `fps        ${p.fps.toFixed(1)}`,
+    `collision  ${p.collisionMs.toFixed(3)} ms  ${p.castsPerFrame} ${p.shape} casts across both stores, median 1 s`,
+    `render     ${p.renderMs.toFixed(2)} ms`,
+    `hits       ${p.rectHits} on rects, ${p.platformHits} on platforms (last frame)`,
+    `inside     ${p.endedInside} stopping points inside a polyhedron`,
+    `backend    ${p.backend}${p.backend === "wasm" ? "" : " (TS baseline)"}`,
+  ];
+  if (!crossOriginIsolated) lines.push("timers     coarse (page not cross-origin isolated)");
+  hud.textContent = lines.join("\n");
+}
+
+function recordError(err: unknown): void {
+  const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  if (probe.errors.length < MAX_ERRORS) probe.errors.push(message);
+  console.error("hitcore demo:", err);
+  hud.textContent = `error: ${message}`;
+}
+
+function element<T extends HTMLElement>(id: string, type: new () => T): T {
+  const el = document.getElementById(id);
+  if (!(el instanceof type)) throw new Error(`demo: #${id} is missing from casts.html or is not a ${type.name}`);
+  return el;
+}

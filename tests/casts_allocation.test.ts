@@ -1,0 +1,42 @@
+// "Nothing allocates per frame": swept-box casts and the cross-store casts on the wasm path,
+// measured on the JS heap after warm-up. In a file of its own (vitest runs each file in a fresh
+// process) so that V8's type feedback is that of an app on one backend: tests that drive both
+// backends through the same facade call sites leave them polymorphic, and a double passed
+// through a call V8 did not inline is boxed.
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { castBox, castCircle, castSegment, createPlatforms, createRectLevel } from "../bindings/node.js";
+
+const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
+
+describe("the frame loop", () => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  // The wasm path, as the other parts measure theirs: the TS baseline's kernel methods take
+  // doubles through calls V8 may or may not inline, so its figure depends on tier-up timing.
+  it.runIf(gc !== undefined)("box casts and cross-store casts allocate no JS heap (wasm)", async () => {
+    for (const backend of ["wasm"] as const) {
+      const rects = await createRectLevel({ backend, wasm: await core });
+      const plats = await createPlatforms({ backend, wasm: await core });
+      rects.addInstance(rects.addPrefab([0, 0, 30, 10]), 100, 100);
+      plats.addSurface(0, 0, 100, 0);
+      plats.addPolygon([200, 0, 300, 0, 300, 50, 200, 50]);
+      const stores = { rects, platforms: plats };
+      let x = 0;
+      const frame = () => {
+        x = (x + 1) % 300;
+        plats.castBox(x, 100, 10, 6, 3, -200);
+        castBox(stores, x, 100, 10, 6, 3, -200);
+        castCircle(stores, x, 100, 5, 3, -200);
+        castSegment(stores, x, 100, 3, -200);
+      };
+      for (let f = 0; f < 30000; f++) frame(); // until V8 has tiered every path up
+      gc!();
+      const perFrame = [0, 1, 2].map(() => {
+        const before = process.memoryUsage().heapUsed;
+        for (let f = 0; f < 3000; f++) frame();
+        return (process.memoryUsage().heapUsed - before) / 3000;
+      });
+      expect(Math.min(...perFrame), backend).toBeLessThan(2);
+    }
+  });
+});

@@ -1,0 +1,60 @@
+// End-to-end check of the cross-store casts demo (demo/casts.html) in headless Chromium on both
+// backends: the stores load, a fan of box casts per frame reaches both stores (the closest hit
+// of either), no stopping point lies inside a polyhedron, and the HUD reports the cast time.
+import { mkdir } from "node:fs/promises";
+import type { Server } from "node:http";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CastsProbe } from "../demo/casts.js";
+import {
+  artifacts, browserSuites, haveChromium, launchChromium, missingChromium, requireDemoBundle, serveStatic, shutDown,
+  watchedPage,
+} from "./browser_support.js";
+
+if (!browserSuites) console.warn(`casts_browser.test.ts: skipped. ${missingChromium}`);
+
+describe.skipIf(!browserSuites)("cross-store casts demo in Chromium", () => {
+  let browser: Browser | undefined;
+  let server: Server | undefined;
+  let origin = "";
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(missingChromium);
+    ({ server, origin } = await serveStatic(requireDemoBundle()));
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(() => shutDown(browser, server));
+
+  for (const backend of ["wasm", "js"] as const) {
+    it(`casts boxes against rects and platforms on ${backend}`, async () => {
+      const { page, problems } = await watchedPage(browser!);
+      await page.goto(`${origin}/casts.html?backend=${backend}`);
+      // Conditions, not fixed times: enough frames with hits on each store, or an error.
+      await page.waitForFunction(() => {
+        const p = window.__hitcoreCasts;
+        return (p?.errors.length ?? 0) > 0 || ((p?.frames ?? 0) > 30 && (p?.framesWithRectHits ?? 0) > 10 && (p?.framesWithPlatformHits ?? 0) > 10);
+      }, undefined, { timeout: 60_000 });
+      const probe = await page.evaluate(() => JSON.parse(JSON.stringify(window.__hitcoreCasts)) as CastsProbe);
+      const hud = (await page.locator("#hud").textContent()) ?? "";
+      console.log(`casts demo ${backend}\n${hud}\n__hitcoreCasts = ${JSON.stringify(probe)}`);
+      if (backend === "wasm") {
+        await mkdir(artifacts, { recursive: true });
+        await page.screenshot({ path: join(artifacts, "casts.png") });
+      }
+      await page.close();
+
+      expect(problems).toEqual([]);
+      expect(probe.errors).toEqual([]);
+      expect(probe.ready).toBe(true);
+      expect(probe.backend).toBe(backend);
+      expect(probe.shape).toBe("box");
+      expect(probe.framesWithRectHits).toBeGreaterThan(10);
+      expect(probe.framesWithPlatformHits).toBeGreaterThan(10);
+      expect(probe.endedInside).toBe(0);
+      expect(Number.isFinite(probe.collisionMs)).toBe(true);
+      expect(hud).toContain("collision");
+    }, 120_000);
+  }
+});
