@@ -17,7 +17,7 @@
 //   hist            i32[256]   scratch: size histogram
 import {
   CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_LARGE, G_OX, G_OY,
-  G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
+  G_MASK, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
@@ -354,7 +354,7 @@ export class World {
     checkMask("crossPairs", "maskB", maskB);
     for (;;) {
       const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption);
-      this.afterBuild(maskB);
+      this.afterBuild(this.header[G_MASK] >>> 0); // the kernel indexes the larger side
       if (this.fits(total)) return this.finishPairs(total);
     }
   }

@@ -115,6 +115,31 @@ describe("grid shapes", () => {
     }
   });
 
+  it("cross pairs index the larger side and probe with the smaller, in either order of the masks", async () => {
+    const rnd = mulberry32(11);
+    const worlds: World[] = [];
+    for (const backend of BACKENDS) worlds.push(await newWorld(backend, { capacity: 64 }));
+    for (let k = 0; k < 900; k++) {
+      const bullet = k % 10 !== 0; // 810 bullets (group 1), 90 enemies (group 2)
+      const x = Math.floor(rnd() * 400), y = Math.floor(rnd() * 400), r = 1 + Math.floor(rnd() * 3);
+      for (const w of worlds) (bullet ? w.addCircle(x, y, r, 1) : w.addRect(x, y, 8 + (k % 7), 8 + (k % 5), 2));
+    }
+    const ab = refCrossPairs(worlds[0], 1, 2), ba = refCrossPairs(worlds[0], 2, 1);
+    expect(ab.length).toBeGreaterThan(20);
+    for (const w of worlds) {
+      const n = w.crossPairs(1, 2);
+      expect(pairKeys(w.pairs, n, false)).toEqual(ab);
+      expect(w.stats().selected).toBe(810); // the bullets were indexed
+      // The grid left behind covers the bullets: a query for them uses it and agrees with a scan.
+      const hits = w.queryRect(100, 100, 50, 50, 1);
+      expect(w.stats().cellsVisited).toBeGreaterThan(0);
+      expect(sortedResults(hits, w)).toEqual(refQuery(w, { kind: KIND_RECT, x: 100, y: 100, a: 50, b: 50 }, 1));
+      const m = w.crossPairs(2, 1);
+      expect(pairKeys(w.pairs, m, false)).toEqual(ba);
+      expect(w.stats().selected).toBe(810);
+    }
+  });
+
   it("many large entities are swept, not tested all against all (no cliff when the cells are small)", async () => {
     // Long thin rects (the peers' skewed scene) with cells far smaller than them: nearly all large.
     const rnd = mulberry32(7);

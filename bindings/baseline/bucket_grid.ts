@@ -20,6 +20,7 @@ const MODE_PAIRS = 0;
 const MODE_FIRST = 1;
 const MODE_RESULTS = 2;
 const MODE_SELF = 3;
+const MODE_PAIRS_REV = 4;
 const HDR = HEADER >> 2;
 const ENTRY_WORDS = ENTRY_BYTES >> 2;
 const fround = Math.fround;
@@ -421,6 +422,7 @@ export class BaselineKernel implements Kernel {
         if (mode === MODE_FIRST) best = j;
         else if (mode === MODE_RESULTS) { i32[resw + this.found] = j; this.found++; }
         else if (mode === MODE_PAIRS) this.emitPair(pairw, cap, self, j);
+        else if (mode === MODE_PAIRS_REV) this.emitPair(pairw, cap, j, self);
         else this.emitPair(pairw, cap, self < j ? self : j, self < j ? j : self);
       }
     }
@@ -439,6 +441,7 @@ export class BaselineKernel implements Kernel {
       if (!this.overlapSlots(self, j)) continue;
       if (mode === MODE_FIRST) best = j;
       else if (mode === MODE_RESULTS) { i32[resw + this.found] = j; this.found++; }
+      else if (mode === MODE_PAIRS_REV) this.emitPair(pairw, cap, j, self);
       else this.emitPair(pairw, cap, self, j);
     }
     return best;
@@ -451,8 +454,38 @@ export class BaselineKernel implements Kernel {
     return true;
   }
 
+  /** Live slots in [0, count) with (groups & mask) != 0. */
+  private liveIn(count: number, mask: number): number {
+    const h = this.i32, i32 = this.i32, u8 = this.u8;
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
+    mask = mask | 0;
+    let n = 0;
+    for (let i = 0; i < count; i++) if ((i32[gw + i] & mask) !== 0 && u8[kp + i] !== KIND_NONE) n++;
+    return n;
+  }
+
+  /** crossPairs with the grid over maskA, each maskB entity (in slot order) probing it: emits (a, b). */
+  private crossPairsProbingB(count: number, maskA: number, maskB: number, cellSize: number): number {
+    this.buildGrid(count, maskA, cellSize);
+    const h = this.i32, i32 = this.i32, u8 = this.u8;
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    maskB = maskB | 0;
+    for (let i = 0; i < count; i++) {
+      if ((i32[gw + i] & maskB) === 0 || u8[kp + i] === KIND_NONE) continue;
+      if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
+      this.scanCells(i, i, MODE_PAIRS_REV, 0, false, false);
+    }
+    h[HDR + S_INVALID] = this.invalid;
+    h[HDR + S_FIRST_INVALID] = this.firstInvalid;
+    this.endCall();
+    return this.found;
+  }
+
   crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number {
     this.beginCall();
+    // Index the larger side, as the core does.
+    if (this.liveIn(count, maskA) > this.liveIn(count, maskB) * 2) return this.crossPairsProbingB(count, maskA, maskB, cellSize);
     this.buildGrid(count, maskB, cellSize);
     const h = this.i32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
