@@ -5,7 +5,7 @@
 // (a double stored in an object field is boxed on every write), so a cast allocates nothing.
 import type { Platforms } from "./platforms.js";
 import type { RectLevel } from "./rect_level.js";
-import { HitcoreError, MAX_COORD } from "./world.js";
+import { checkCoord, checkSize, HitcoreError } from "./validate.js";
 
 /** The stores a cast runs against; either may be left out. */
 export interface CastStores {
@@ -64,23 +64,6 @@ export class StoreHit {
 
 /** The module's own result, used when a cast is given none. */
 export const castHit = new StoreHit();
-
-function describe(v: unknown): string {
-  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
-}
-
-function checkCoord(method: string, name: string, v: number): void {
-  if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
-    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD}, got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
-  }
-}
-
-function checkSize(method: string, name: string, v: number): void {
-  checkCoord(method, name, v);
-  if (v < 0) {
-    throw new HitcoreError("NEGATIVE_SIZE", `${method}: ${name} must be >= 0, got ${v}. Pass the absolute size and move x/y to the top-left corner.`);
-  }
-}
 
 function checkMotion(method: string, stores: CastStores, x: number, y: number, dx: number, dy: number): void {
   if (stores === null || typeof stores !== "object") {

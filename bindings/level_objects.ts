@@ -7,7 +7,7 @@
 import { cleanPolygon, convexParts } from "./polygon.js";
 import type { Platforms } from "./platforms.js";
 import type { RectLevel } from "./rect_level.js";
-import { HitcoreError } from "./world.js";
+import { HitcoreError } from "./validate.js";
 
 /** What parseTiledMap (and `TileMap.objects`) returns for object layers. */
 export interface LevelObjects {

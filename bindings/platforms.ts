@@ -29,7 +29,8 @@ import {
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "./platforms_layout.js";
 import { cleanPolygon, convexParts } from "./polygon.js";
-import { HitcoreError, MAX_COORD, type Backend } from "./world.js";
+import { align16, checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
+import type { Backend } from "./world.js";
 
 export { HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, SURF_STRIDE };
 
@@ -104,32 +105,11 @@ const PAGE = 65536;
 const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
 const SQRT1_2 = Math.SQRT1_2;
 
-function align16(n: number): number {
-  return (n + 15) & ~15;
-}
-
-function describe(v: unknown): string {
-  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
-}
-
-function checkCoord(method: string, name: string, v: number): void {
-  if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
-    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD}, got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
-  }
-}
-
 function checkOption(name: string, v: unknown, lo: number, hi: number, integer: boolean): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v < lo || v > hi || (integer && !Number.isInteger(v))) {
     throw new HitcoreError("INVALID_OPTION", `${name} must be ${integer ? "an integer" : "a number"} in [${lo}, ${hi}], got ${describe(v)}.`);
   }
   return v;
-}
-
-function checkSize(method: string, name: string, v: number): void {
-  checkCoord(method, name, v);
-  if (v < 0) {
-    throw new HitcoreError("NEGATIVE_SIZE", `${method}: ${name} must be >= 0, got ${v}. Pass the absolute size and move x/y to the top-left corner.`);
-  }
 }
 
 // Outward f32 rounding of extents (load time only).

@@ -8,7 +8,8 @@
 //   nodeBox f64[4N], nodeStart i32[N+1], nodeSub i32[N]; stack i32[STACK_CAP]; castOut f64[CAST_OUT_WORDS]
 //   cx, cy, cw, ch, cvx, cvy f32[C]; ckind, cinput, cstate, cgrace i32[C]; stomps i32[2C]
 //   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
-import { MAX_COORD, HitcoreError, type Backend, type World } from "./world.js";
+import { align16, checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
+import type { Backend, World } from "./world.js";
 import { KIND_CIRCLE, KIND_POINT } from "./layout.js";
 import { RectsBaseline, type RectsKernel } from "./baseline/rect_level.js";
 import { kernelFor, type CoreLoader, type WasmSource } from "./create.js";
@@ -140,15 +141,7 @@ const REGIONS: Region[] = [
   [RH_PFLAGS, 4, "Q", 0],
 ];
 
-function align16(n: number): number {
-  return (n + 15) & ~15;
-}
-
 const nodesFor = (depth: number): number => ((1 << ((depth + 1) << 1)) - 1) / 3;
-
-function describe(v: unknown): string {
-  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
-}
 
 /**
  * A platformer level of instanced rectangle prefabs with a quadtree, four-sensor characters
@@ -724,19 +717,6 @@ function nextUp(v: number): number {
 }
 
 // ---- validation: fail fast, with the fix in the message --------------------------------------
-
-function checkCoord(method: string, name: string, v: number): void {
-  if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
-    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD}, got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
-  }
-}
-
-function checkSize(method: string, name: string, v: number): void {
-  checkCoord(method, name, v);
-  if (v < 0) {
-    throw new HitcoreError("NEGATIVE_SIZE", `${method}: ${name} must be >= 0, got ${v}. Pass the absolute size and move x/y to the top-left corner.`);
-  }
-}
 
 function checkBox(method: string, x0: number, y0: number, x1: number, y1: number): void {
   checkCoord(method, "x0", x0); checkCoord(method, "y0", y0); checkCoord(method, "x1", x1); checkCoord(method, "y1", y1);

@@ -36,7 +36,8 @@ import {
   T_CTL_I, T_ENT_CAP, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_CAP, T_MON_HEAD, T_MON_LIVE, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
 } from "./tiles_layout.js";
-import { HitcoreError, type Backend } from "./world.js";
+import { describe, HitcoreError } from "./validate.js";
+import type { Backend } from "./world.js";
 
 export { parseAsciiMap, parseTiledMap };
 export type { ParsedTileMap, TiledMap, TiledOptions };
@@ -164,10 +165,6 @@ function layoutFor(base: number, caps: Caps): Layout {
     at = (at + s + 15) & ~15;
   }
   return { caps, offsets, sizes, end: at };
-}
-
-function describe(v: unknown): string {
-  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
 }
 
 function count(name: string, v: unknown, min: number, fallback: number): number {

@@ -23,6 +23,9 @@ import {
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "./layout.js";
 import type { Kernel } from "./kernel.js";
+import { align16, checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
+
+export { HitcoreError, MAX_COORD };
 
 export { FLAG_HIT, FLAG_STOPPED, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT };
 
@@ -35,8 +38,6 @@ export const Kind = { None: KIND_NONE, Point: KIND_POINT, Circle: KIND_CIRCLE, R
 export const ALL_GROUPS = 0xffffffff;
 /** No entity: what idAt returns for a free slot. */
 export const NULL_ID = 0;
-/** Coordinates and sizes beyond this magnitude are rejected (their sums must stay finite in f32). */
-export const MAX_COORD = 1e30;
 
 const SLOT_BITS = 24;
 const SLOT_SPAN = 1 << SLOT_BITS;
@@ -79,15 +80,6 @@ export interface GridStats {
   found: number;
 }
 
-/** A rejected call: `code` names the problem, the message says how to fix it. The store is unchanged. */
-export class HitcoreError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(`hitcore: ${message}`);
-    this.name = "HitcoreError";
-    this.code = code;
-  }
-}
 
 interface Layout {
   capacity: number;
@@ -102,10 +94,6 @@ const REGION_FIELDS = [H_X, H_Y, H_A, H_B, H_GROUPS, H_KIND, H_FLAGS, H_BOX, H_S
 const R_PAIRS = 13;
 const R_RESULTS = 14;
 const PRESERVED = 7;
-
-function align16(n: number): number {
-  return (n + 15) & ~15;
-}
 
 function layoutFor(base: number, capacity: number, pairCapacity: number): Layout {
   const slots = capacity + 1;
@@ -122,10 +110,6 @@ function layoutFor(base: number, capacity: number, pairCapacity: number): Layout
     at = align16(at + bytes[r]);
   }
   return { capacity, pairCapacity, offsets, sizes, end: at };
-}
-
-function describe(v: unknown): string {
-  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
 }
 
 /** A collision world: flat stores of points, circles and rects, a bucket grid, batched queries. */
@@ -618,19 +602,6 @@ export class World {
 }
 
 // ---- validation: fail fast, with the fix in the message --------------------------------------
-
-function checkCoord(method: string, name: string, v: number): void {
-  if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
-    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD}, got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
-  }
-}
-
-function checkSize(method: string, name: string, v: number): void {
-  checkCoord(method, name, v);
-  if (v < 0) {
-    throw new HitcoreError("NEGATIVE_SIZE", `${method}: ${name} must be >= 0, got ${v}. Pass the absolute size; for a rect, move x/y to the top-left corner.`);
-  }
-}
 
 function checkGroups(method: string, v: number): void {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
