@@ -7,15 +7,14 @@
 // skipped locally but fails under CI, so a CI image that lost its browser cannot pass silently.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DemoProbe } from "../demo/probe.js";
 import {
-  artifacts, browserSuites, haveChromium, launchChromium, missingChromium, repoRoot, requireDemoBundle, serveStatic,
-  shutDown, watchedPage,
+  artifacts, browserSuites, missingChromium, repoRoot, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
+import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`browser.test.ts: skipped. ${missingChromium}`);
 
@@ -29,16 +28,8 @@ interface Run {
 
 describe.skipIf(!browserSuites)("bullet-hell demo in Chromium", () => {
   let browser: Browser | undefined;
-  let server: Server | undefined;
   let origin = "";
-
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(missingChromium);
-    ({ server, origin } = await serveStatic(requireDemoBundle()));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(() => shutDown(browser, server));
+  serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
   /** Opens the demo with `query`, lets it run for `ms` after its first frame, and reads the probe. */
   async function runDemo(query: string, ms: number): Promise<Run> {
@@ -95,17 +86,11 @@ describe.skipIf(!browserSuites)("bullet-hell demo in Chromium", () => {
 // same entry inside a module worker.
 describe.skipIf(!browserSuites)("the browser entry, unbundled, on a page and in a worker", () => {
   let browser: Browser | undefined;
-  let server: Server | undefined;
   let origin = "";
-
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(missingChromium);
+  serveAndLaunch(() => {
     if (!existsSync(join(repoRoot, "dist", "browser.js"))) throw new Error("dist/browser.js is missing; run `npm run build` first.");
-    ({ server, origin } = await serveStatic(repoRoot));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(() => shutDown(browser, server));
+    return repoRoot;
+  }, (b, o) => { browser = b; origin = o; });
 
   it("stream-compiles the packaged core and answers on the page and in a worker", async () => {
     const { page, problems } = await watchedPage(browser!);

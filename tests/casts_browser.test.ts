@@ -2,30 +2,21 @@
 // backends: the stores load, a fan of box casts per frame reaches both stores (the closest hit
 // of either), no stopping point lies inside a polyhedron, and the HUD reports the cast time.
 import { mkdir } from "node:fs/promises";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CastsProbe } from "../demo/casts.js";
 import {
-  artifacts, browserSuites, haveChromium, launchChromium, missingChromium, requireDemoBundle, serveStatic, shutDown,
-  watchedPage,
+  artifacts, browserSuites, missingChromium, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
+import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`casts_browser.test.ts: skipped. ${missingChromium}`);
 
 describe.skipIf(!browserSuites)("cross-store casts demo in Chromium", () => {
   let browser: Browser | undefined;
-  let server: Server | undefined;
   let origin = "";
-
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(missingChromium);
-    ({ server, origin } = await serveStatic(requireDemoBundle()));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(() => shutDown(browser, server));
+  serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
   for (const backend of ["wasm", "js"] as const) {
     it(`casts boxes against rects and platforms on ${backend}`, async () => {

@@ -3,16 +3,15 @@
 // a minute. Every library that ran must agree with the reference; the table and the plot are saved
 // to bench/results/peers-browser.md and .svg, with the machine and the command.
 import { mkdir, writeFile } from "node:fs/promises";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { machine } from "../bench/harness.js";
 import type { PeersProbe } from "../demo/peers.js";
 import {
-  browserSuites, haveChromium, launchChromium, missingChromium, repoRoot, requireDemoBundle, serveStatic, shutDown,
-  watchedPage,
+  browserSuites, missingChromium, repoRoot, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
+import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`peers_browser.test.ts: skipped. ${missingChromium}`);
 
@@ -21,16 +20,8 @@ const PEERS = ["hitcore wasm", "hitcore js", "rapier2d-simd", "flatbush", "box-i
 
 describe.skipIf(!browserSuites)("the peers comparison in Chromium", () => {
   let browser: Browser | undefined;
-  let server: Server | undefined;
   let origin = "";
-
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(missingChromium);
-    ({ server, origin } = await serveStatic(requireDemoBundle()));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(() => shutDown(browser, server));
+  serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
   it("runs every library on every scene, they agree, and the table is saved", async () => {
     const { page, problems } = await watchedPage(browser!);

@@ -2,15 +2,14 @@
 // level is played with a scripted arrow-key sequence, and the player's ball must land and stay on
 // the ground; rain mode runs thousands of balls with the HUD. Read through window.__platformer.
 import { mkdir } from "node:fs/promises";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PlatformerProbe } from "../demo/platformer.js";
 import {
-  artifacts, browserSuites, haveChromium, launchChromium, missingChromium, requireDemoBundle, serveStatic, shutDown,
-  watchedPage,
+  artifacts, browserSuites, missingChromium, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
+import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`platforms_browser.test.ts: skipped. ${missingChromium}`);
 
@@ -19,16 +18,8 @@ const FLOOR = { surfaces: -250, polyhedra: 0 } as const;
 
 describe.skipIf(!browserSuites)("platformer pages in Chromium", () => {
   let browser: Browser | undefined;
-  let server: Server | undefined;
   let origin = "";
-
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(missingChromium);
-    ({ server, origin } = await serveStatic(requireDemoBundle()));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(() => shutDown(browser, server));
+  serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
   async function open(page: string, query: string): Promise<{ page: Page; problems: string[] }> {
     const run = await watchedPage(browser!);

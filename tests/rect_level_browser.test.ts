@@ -2,30 +2,21 @@
 // backends: the level loads, the player runs when a key is held, the culling query draws only
 // part of the level, and the fast ball never leaves its box of thin paddles.
 import { mkdir } from "node:fs/promises";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RectsProbe } from "../demo/rects.js";
 import {
-  artifacts, browserSuites, haveChromium, launchChromium, missingChromium, requireDemoBundle, serveStatic, shutDown,
-  watchedPage,
+  artifacts, browserSuites, missingChromium, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
+import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`rect_level_browser.test.ts: skipped. ${missingChromium}`);
 
 describe.skipIf(!browserSuites)("rectangle-level demo in Chromium", () => {
   let browser: Browser | undefined;
-  let server: Server | undefined;
   let origin = "";
-
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(missingChromium);
-    ({ server, origin } = await serveStatic(requireDemoBundle()));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(() => shutDown(browser, server));
+  serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
   for (const backend of ["wasm", "js"] as const) {
     it(`runs the level, the player and the ball on ${backend}`, async () => {

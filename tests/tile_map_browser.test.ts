@@ -3,29 +3,21 @@
 // on window.__hitcoreTower. Left alone, the player runs right along the bottom row: it must collect
 // coins, cross the wrap seam and keep the frame loop running without a console error.
 import { mkdir } from "node:fs/promises";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TowerProbe } from "../demo/tower.js";
 import {
-  artifacts, browserSuites, haveChromium, launchChromium, missingChromium, requireDemoBundle, serveStatic, shutDown, watchedPage,
+  artifacts, browserSuites, missingChromium, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
+import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`tile_map_browser.test.ts: skipped. ${missingChromium}`);
 
 describe.skipIf(!browserSuites)("tower demo in Chromium", () => {
   let browser: Browser | undefined;
-  let server: Server | undefined;
   let origin = "";
-
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(missingChromium);
-    ({ server, origin } = await serveStatic(requireDemoBundle()));
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(() => shutDown(browser, server));
+  serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
   it.each([["wasm", ""], ["js", ""], ["wasm", "&view=tower"]])("plays the tower level on the %s backend %s", async (backend, view) => {
     const { page, problems } = await watchedPage(browser!);
