@@ -8,6 +8,7 @@ import {
   type Platforms, type RectLevel,
 } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
+import { element, showError } from "./page.js";
 
 /** What the page publishes for the browser test and the devtools console. */
 export interface CastsProbe {
@@ -268,14 +269,6 @@ function showHud(): void {
 }
 
 function recordError(err: unknown): void {
-  const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  if (probe.errors.length < MAX_ERRORS) probe.errors.push(message);
-  console.error("hitcore demo:", err);
-  hud.textContent = `error: ${message}`;
+  showError(probe.errors, hud, err, MAX_ERRORS);
 }
 
-function element<T extends HTMLElement>(id: string, type: new () => T): T {
-  const el = document.getElementById(id);
-  if (!(el instanceof type)) throw new Error(`demo: #${id} is missing from casts.html or is not a ${type.name}`);
-  return el;
-}

@@ -9,6 +9,7 @@ import { ShipControl } from "./input.js";
 import type { DemoProbe } from "./probe.js";
 import { Renderer, type GridOverlay, type Ship } from "./render.js";
 import { SampleWindow } from "./samples.js";
+import { element, showError } from "./page.js";
 
 const DEFAULT_BULLETS = 20000;
 const MAX_BULLETS = 500000;
@@ -199,14 +200,6 @@ function showHud(): void {
 // ---- errors: kept on the probe for the browser test, and on the console for people --------
 
 function recordError(err: unknown): void {
-  const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  if (probe.errors.length < MAX_ERRORS) probe.errors.push(message);
-  console.error("hitcore demo:", err);
-  hud.textContent = `error: ${message}`;
+  showError(probe.errors, hud, err, MAX_ERRORS);
 }
 
-function element<T extends HTMLElement>(id: string, type: new () => T): T {
-  const el = document.getElementById(id);
-  if (!(el instanceof type)) throw new Error(`demo: #${id} is missing from index.html or is not a ${type.name}`);
-  return el;
-}

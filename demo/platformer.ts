@@ -7,6 +7,7 @@ import wasmUrl from "../dist/hitcore.wasm?url";
 import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, PlatformRain } from "../bench/platform_levels.js";
 import { createPlatforms, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
+import { element, showError } from "./page.js";
 
 export type LevelKind = "surfaces" | "polyhedra";
 
@@ -289,15 +290,7 @@ export function runPlatformer(level: LevelKind): void {
   }
 
   function recordError(err: unknown): void {
-    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    if (probe.errors.length < MAX_ERRORS) probe.errors.push(message);
-    console.error("hitcore demo:", err);
-    hud.textContent = `error: ${message}`;
+    showError(probe.errors, hud, err, MAX_ERRORS);
   }
 }
 
-function element<T extends HTMLElement>(id: string, type: new () => T): T {
-  const el = document.getElementById(id);
-  if (!(el instanceof type)) throw new Error(`demo: #${id} is missing from the page or is not a ${type.name}`);
-  return el;
-}

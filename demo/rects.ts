@@ -9,6 +9,7 @@ import {
   ST_WALL_LEFT, ST_WALL_RIGHT, type Backend, type CharacterConfig, type RectLevel,
 } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
+import { element, showError } from "./page.js";
 
 /** What the page publishes for the browser test and the devtools console. */
 export interface RectsProbe {
@@ -289,14 +290,6 @@ function showHud(level: RectLevel): void {
 }
 
 function recordError(err: unknown): void {
-  const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  if (probe.errors.length < MAX_ERRORS) probe.errors.push(message);
-  console.error("hitcore demo:", err);
-  hud.textContent = `error: ${message}`;
+  showError(probe.errors, hud, err, MAX_ERRORS);
 }
 
-function element<T extends HTMLElement>(id: string, type: new () => T): T {
-  const el = document.getElementById(id);
-  if (!(el instanceof type)) throw new Error(`demo: #${id} is missing from rects.html or is not a ${type.name}`);
-  return el;
-}

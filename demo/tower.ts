@@ -6,6 +6,7 @@ import { SEED_TOWER } from "../bench/tiles_scene.js";
 import { TileCell, createTileMap, TileHit, TileInput, seedCollisionPoints, TileEvent, type Backend, type TileMap } from "../bindings/browser.js";
 import { CI_HURTING, CTL_I_FIELDS } from "../bindings/tiles_layout.js";
 import { SampleWindow } from "./samples.js";
+import { element, showError } from "./page.js";
 
 const T = 32;
 const MAX_DT = 1 / 20;
@@ -271,14 +272,6 @@ function draw(map: TileMap, px: number, py: number): void {
 }
 
 function recordError(err: unknown): void {
-  const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  if (probe.errors.length < MAX_ERRORS) probe.errors.push(message);
-  console.error("hitcore tower demo:", err);
-  hud.textContent = `error: ${message}`;
+  showError(probe.errors, hud, err, MAX_ERRORS);
 }
 
-function element<T extends HTMLElement>(id: string, type: new () => T): T {
-  const el = document.getElementById(id);
-  if (!(el instanceof type)) throw new Error(`tower demo: #${id} is missing from tower.html or is not a ${type.name}`);
-  return el;
-}
