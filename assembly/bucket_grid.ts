@@ -54,26 +54,36 @@ let cellSide: f64 = 1;
 let ncols = 0;
 let nrows = 0;
 
+// The box of a shape (kind k, x, y, a, b), one coordinate at a time: point (x, y, x, y), circle
+// (x - a, y - a, x + a, y + a), rect (x, y, x + a, y + b). Selects instead of branches, so the
+// hot loops keep boxes in locals: V8 keeps wasm globals in memory, and passing boxes through
+// globals cost a store and a load per coordinate. Adding or taking 0 leaves a coordinate as it is.
+// @ts-ignore: decorator
+@inline function boxLo(k: i32, v: f32, a: f32): f32 { return v - select<f32>(a, 0, k == KIND_CIRCLE); }
+// @ts-ignore: decorator
+@inline function boxX1(k: i32, x: f32, a: f32): f32 { return x + select<f32>(a, 0, k >= KIND_CIRCLE); }
+// @ts-ignore: decorator
+@inline function boxY1(k: i32, y: f32, a: f32, b: f32): f32 { return y + select<f32>(b, select<f32>(a, 0, k == KIND_CIRCLE), k == KIND_RECT); }
+
+/**
+ * Whether a shape's box is usable: sizes not negative (a circle's radius, a rect's width and
+ * height) and all four coordinates finite (x - x is 0 only for finite x: one subtraction rejects
+ * NaN and both infinities). Bitwise, so it costs no branch.
+ */
+// @ts-ignore: decorator
+@inline function boxOk(k: i32, a: f32, b: f32, x0: f32, y0: f32, x1: f32, y1: f32): bool {
+  return <bool>(<i32>(a >= 0 || k < KIND_CIRCLE) & <i32>(b >= 0 || k != KIND_RECT) &
+    <i32>(x0 - x0 == 0) & <i32>(y0 - y0 == 0) & <i32>(x1 - x1 == 0) & <i32>(y1 - y1 == 0));
+}
+
 /** Box of slot i into bx0..by1. False for entities a bulk write made invalid (NaN, infinite, negative size). */
 // @ts-ignore: decorator
 @inline function entityBox(i: i32, kp: i32, xp: i32, yp: i32, ap: i32, bp: i32): bool {
   const k = <i32>load<u8>(kp + i);
-  const x = load<f32>(xp + (i << 2));
-  const y = load<f32>(yp + (i << 2));
-  const a = load<f32>(ap + (i << 2));
-  let ok = true;
-  if (k == KIND_RECT) {
-    const b = load<f32>(bp + (i << 2));
-    bx0 = x; by0 = y; bx1 = x + a; by1 = y + b;
-    ok = a >= 0 && b >= 0;
-  } else if (k == KIND_CIRCLE) {
-    bx0 = x - a; by0 = y - a; bx1 = x + a; by1 = y + a;
-    ok = a >= 0;
-  } else {
-    bx0 = x; by0 = y; bx1 = x; by1 = y;
-  }
-  // x - x is 0 only for finite x: one subtraction rejects NaN and both infinities.
-  return ok && bx0 - bx0 == 0 && by0 - by0 == 0 && bx1 - bx1 == 0 && by1 - by1 == 0;
+  const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
+  const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
+  bx0 = boxLo(k, x, a); by0 = boxLo(k, y, a); bx1 = boxX1(k, x, a); by1 = boxY1(k, y, a, b);
+  return boxOk(k, a, b, bx0, by0, bx1, by1);
 }
 
 // @ts-ignore: decorator
@@ -103,29 +113,32 @@ function autoCellSize(histp: i32, n: i32): f64 {
   return <f64>reinterpret<f32>(<u32>(k + 1) << 23);
 }
 
-/** Pass 1: select, box, bounds and size histogram; returns how many were selected. */
+/**
+ * Pass 1: select, bounds and size histogram; returns how many were selected. Marks each slot's
+ * home: 0 when selected, -1 when not (unselected, free, or invalid).
+ */
 function selectPass(count: i32, mask: u32): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const boxp = hdr(H_BOX), selp = hdr(H_SEL), histp = hdr(H_HIST);
+  const homep = hdr(H_HOME), histp = hdr(H_HIST);
   memory.fill(histp, 0, HIST_BUCKETS << 2);
   let n = 0;
   let x0m = Infinity as f32, y0m = Infinity as f32, x1m = -Infinity as f32, y1m = -Infinity as f32;
   for (let i = 0; i < count; i++) {
-    if ((load<u32>(gp + (i << 2)) & mask) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
-    if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
-    const o = boxp + (n << 4);
-    store<f32>(o, bx0);
-    store<f32>(o, by0, 4);
-    store<f32>(o, bx1, 8);
-    store<f32>(o, by1, 12);
-    store<i32>(selp + (n << 2), i);
+    store<i32>(homep + (i << 2), -1);
+    const k = <i32>load<u8>(kp + i);
+    if ((load<u32>(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
+    const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
+    const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
+    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    if (!boxOk(k, a, b, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    store<i32>(homep + (i << 2), 0);
     // Plain compares: boxes are finite here, and wasm's NaN-aware f32.min/max cost more.
-    if (bx0 < x0m) x0m = bx0;
-    if (by0 < y0m) y0m = by0;
-    if (bx1 > x1m) x1m = bx1;
-    if (by1 > y1m) y1m = by1;
-    const extent = bx1 - bx0 > by1 - by0 ? bx1 - bx0 : by1 - by0;
+    x0m = select<f32>(x0, x0m, x0 < x0m);
+    y0m = select<f32>(y0, y0m, y0 < y0m);
+    x1m = select<f32>(x1, x1m, x1 > x1m);
+    y1m = select<f32>(y1, y1m, y1 > y1m);
+    const extent = select<f32>(x1 - x0, y1 - y0, x1 - x0 > y1 - y0);
     const hp = histp + ((reinterpret<u32>(extent) >> 23) << 2);
     store<i32>(hp, load<i32>(hp) + 1);
     n++;
@@ -134,42 +147,58 @@ function selectPass(count: i32, mask: u32): i32 {
   return n;
 }
 
-/** Cell size: the user's or the size histogram's, raised until the cells fit the scratch. */
+/**
+ * Cell size: the user's or the size histogram's, raised until the cells fit the scratch. The cell
+ * table has one empty column on the right and one empty row below (its pitch is cols + 1), and a
+ * zero before cell 0: every neighbour run is then two loads, with no edge tests.
+ */
 function chooseShape(n: i32, cellSize: f32): void {
   const w = <f64>maxX - <f64>minX, h = <f64>maxY - <f64>minY;
-  const maxCells = <f64>min(hdr(H_CELLS_CAP), n * CELLS_PER_ENTITY + SCRATCH_SLACK);
+  const maxCells = <f64>min(hdr(H_CELLS_CAP) - 1, n * CELLS_PER_ENTITY + SCRATCH_SLACK);
   let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(hdr(H_HIST), n);
   const spread = Math.sqrt(w * h / maxCells);
   if (cs < spread) cs = spread;
   if (cs < (w + h) / maxCells) cs = (w + h) / maxCells; // everything on one line
   if (!(cs >= 1e-30)) cs = 1e-30 > (w + h) ? 1 : (w + h); // everything on one point
-  while ((Math.floor(w / cs) + 1) * (Math.floor(h / cs) + 1) > maxCells) cs *= 1.0625; // gently: doubling would overshoot to four times fewer cells
+  while ((Math.floor(w / cs) + 2) * (Math.floor(h / cs) + 2) > maxCells) cs *= 1.0625; // gently: doubling would overshoot to four times fewer cells
   cellSide = cs;
   ncols = <i32>(Math.floor(w / cs) + 1);
   nrows = <i32>(Math.floor(h / cs) + 1);
 }
 
 /**
- * Pass 2: home cell of each selected entity and counts per cell. Large entities (reaching more
- * than one cell past home) go to the large list instead; returns how many did.
+ * Pass 2: home cell of each selected slot and counts per cell. Large entities (reaching more than
+ * one cell past home) go to the large list instead, in slot order: large entry t keeps its box at
+ * H_BOX[t] and its slot at H_SEL[t]. Returns how many were large.
  */
-function homePass(n: i32, inv: f32): i32 {
-  const boxp = hdr(H_BOX), cellsp = hdr(H_CELLS), homep = hdr(H_HOME), largep = hdr(H_LARGE);
-  const cols = ncols, rows = nrows, ox = minX, oy = minY;
-  memory.fill(cellsp, 0, (cols * rows) << 2);
+function homePass(count: i32, inv: f32): i32 {
+  const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  const boxp = hdr(H_BOX), selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, homep = hdr(H_HOME), largep = hdr(H_LARGE);
+  const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY;
+  memory.fill(cellsp - 4, 0, (pitch * (rows + 1) + 1) << 2);
   let large = 0;
-  for (let s = 0; s < n; s++) {
-    const o = boxp + (s << 4);
-    const c0x = cellOf(load<f32>(o), ox, inv, cols), c0y = cellOf(load<f32>(o, 4), oy, inv, rows);
-    const c1x = cellOf(load<f32>(o, 8), ox, inv, cols), c1y = cellOf(load<f32>(o, 12), oy, inv, rows);
+  for (let i = 0; i < count; i++) {
+    if (load<i32>(homep + (i << 2)) < 0) continue;
+    const k = <i32>load<u8>(kp + i);
+    const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
+    const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
+    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
     if (c1x - c0x > 1 || c1y - c0y > 1) {
-      store<i32>(homep + (s << 2), -1);
-      store<i32>(largep + (large << 2), s);
+      store<i32>(homep + (i << 2), -1);
+      const o = boxp + (large << 4);
+      store<f32>(o, x0);
+      store<f32>(o, y0, 4);
+      store<f32>(o, x1, 8);
+      store<f32>(o, y1, 12);
+      store<i32>(selp + (large << 2), i);
+      store<i32>(largep + (large << 2), large);
       large++;
       continue;
     }
-    const c = c0y * cols + c0x;
-    store<i32>(homep + (s << 2), c);
+    const c = c0y * pitch + c0x;
+    store<i32>(homep + (i << 2), c);
     const p = cellsp + (c << 2);
     store<i32>(p, load<i32>(p) + 1);
   }
@@ -178,7 +207,7 @@ function homePass(n: i32, inv: f32): i32 {
 
 /** Exclusive prefix sum: each cell's count becomes its first entry. */
 function prefixSum(ncells: i32): void {
-  const cellsp = hdr(H_CELLS);
+  const cellsp = hdr(H_CELLS) + 4;
   let run = 0;
   for (let c = 0; c < ncells; c++) {
     const p = cellsp + (c << 2);
@@ -189,27 +218,27 @@ function prefixSum(ncells: i32): void {
 }
 
 /**
- * Pass 3: scatter the small entities, in selection (so slot) order, so each cell lists its
- * entities by ascending slot. Afterwards each cell's field holds its end, the next cell's start.
+ * Pass 3: scatter the small entities in slot order, so each cell lists its entities by ascending
+ * slot. Afterwards each cell's field holds its end, the next cell's start.
  */
-function scatterPass(n: i32): void {
-  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), selp = hdr(H_SEL);
+function scatterPass(count: i32): void {
+  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES);
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  for (let s = 0; s < n; s++) {
-    const c = load<i32>(homep + (s << 2));
+  for (let i = 0; i < count; i++) {
+    const c = load<i32>(homep + (i << 2));
     if (c < 0) continue;
     const p = cellsp + (c << 2);
     const pos = load<i32>(p);
     store<i32>(p, pos + 1);
-    // A copy of the shape travels with the slot: the pair loops then read memory in order and
-    // never gather from the stores, where each gather cost a cache miss. Selection order is slot
-    // order, so these store reads are sequential.
-    const i = load<i32>(selp + (s << 2)), e = entp + pos * ENTRY_BYTES;
+    // A copy of the shape and its cell travels with the slot: the pair loops then read memory in
+    // order and never gather from the stores, where each gather cost a cache miss.
+    const e = entp + pos * ENTRY_BYTES;
     store<i32>(e, i | (<i32>load<u8>(kp + i) << KIND_SHIFT));
     store<f32>(e, load<f32>(xp + (i << 2)), 4);
     store<f32>(e, load<f32>(yp + (i << 2)), 8);
     store<f32>(e, load<f32>(ap + (i << 2)), 12);
     store<f32>(e, load<f32>(bp + (i << 2)), 16);
+    store<i32>(e, c, 20);
   }
 }
 
@@ -228,9 +257,9 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   }
   chooseShape(n, cellSize);
   const inv = <f32>(1 / cellSide);
-  const large = homePass(n, inv);
-  prefixSum(ncols * nrows);
-  scatterPass(n);
+  const large = homePass(count, inv);
+  prefixSum((ncols + 1) * (nrows + 1));
+  scatterPass(count);
   setHdr(G_COLS, ncols);
   setHdr(G_ROWS, nrows);
   setHdrF(G_OX, minX);
@@ -271,22 +300,15 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
 }
 
 /**
- * Box of an entry record into u0..v1, computed as entityBox computes it (same f32 operations), so
- * the broadphase test stays conservative for the exact test that follows. Writing globals in the
- * pair loops measured the same as inlining the arithmetic into locals (A/B, 100k entities).
+ * Whether the box of entry record (k, x, y, a, b) overlaps x0..y1 (edges touching count). The
+ * record's box is computed as entityBox computes it (same f32 operations), so the test stays
+ * conservative for the exact test that follows. Bitwise: one branch at the caller, taken only on
+ * an overlap (rare), instead of four unpredictable ones.
  */
 // @ts-ignore: decorator
-@inline function recordBox(k: i32, x: f32, y: f32, a: f32, b: f32): void {
-  if (k == KIND_RECT) { u0 = x; v0 = y; u1 = x + a; v1 = y + b; }
-  else if (k == KIND_CIRCLE) { u0 = x - a; v0 = y - a; u1 = x + a; v1 = y + a; }
-  else { u0 = x; v0 = y; u1 = x; v1 = y; }
+@inline function recordOverlaps(k: i32, x: f32, y: f32, a: f32, b: f32, x0: f32, y0: f32, x1: f32, y1: f32): bool {
+  return <bool>(<i32>(x1 >= boxLo(k, x, a)) & <i32>(boxX1(k, x, a) >= x0) & <i32>(y1 >= boxLo(k, y, a)) & <i32>(boxY1(k, y, a, b) >= y0));
 }
-
-// The box of the last recordBox call.
-let u0: f32 = 0;
-let v0: f32 = 0;
-let u1: f32 = 0;
-let v1: f32 = 0;
 
 /** Tests the shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo, hi) slot pairs. */
 // @ts-ignore: decorator
@@ -294,13 +316,12 @@ let v1: f32 = 0;
   i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, x0: f32, y0: f32, x1: f32, y1: f32,
   entp: i32, from: i32, to: i32, pairp: i32, cap: i32,
 ): void {
+  aabbTests += to - from;
   for (let q = from; q < to; q++) {
     const f = entp + q * ENTRY_BYTES;
     const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
     const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-    recordBox(k, x, y, a, b);
-    aabbTests++;
-    if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
+    if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
     narrowTests++;
     if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
       const j = tag & TAG_SLOT;
@@ -363,35 +384,22 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
   beginCall();
   const n = buildGrid(count, mask, cellSize);
   if (n == 0) { endCall(); return 0; }
-  const cols = ncols, rows = nrows;
-  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
+  const cols = ncols, rows = nrows, pitch = cols + 1, small = n - hdr(G_LARGE);
+  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  // Small against small: each cell against itself and the half stencil (E, SW, S, SE).
-  let start = 0;
-  for (let cy = 0; cy < rows; cy++) {
-    for (let cx = 0; cx < cols; cx++) {
-      const c = cy * cols + cx;
-      const end = load<i32>(cellsp + (c << 2));
-      if (start == end) continue;
-      // Runs of the neighbours: E, then SW-S-SE (contiguous in the entry list).
-      const east = cx + 1 < cols ? load<i32>(cellsp + ((c + 1) << 2)) : end;
-      let below0 = 0, below1 = 0;
-      if (cy + 1 < rows) {
-        const below = c + cols;
-        below0 = load<i32>(cellsp + (((cx > 0 ? below - 1 : below) - 1) << 2));
-        below1 = load<i32>(cellsp + ((cx + 1 < cols ? below + 1 : below) << 2));
-      }
-      for (let p = start; p < end; p++) {
-        const e = entp + p * ENTRY_BYTES;
-        const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
-        const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
-        recordBox(k, x, y, a, b);
-        const x0 = u0, y0 = v0, x1 = u1, y1 = v1;
-        pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap); // the rest of this cell, then E
-        pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap);
-      }
-      start = end;
-    }
+  // Small against small: each entity against the rest of its cell and the half stencil (E, then
+  // SW-S-SE, contiguous in the entry list). The walk goes over the entries, not the cells, so
+  // empty cells cost nothing; the padding column and row make the runs two loads each.
+  for (let p = 0; p < small; p++) {
+    const e = entp + p * ENTRY_BYTES;
+    const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
+    const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
+    const c = load<i32>(e, 20);
+    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    const east = load<i32>(cellsp + ((c + 1) << 2));
+    const below0 = load<i32>(cellsp + ((c + pitch - 2) << 2)), below1 = load<i32>(cellsp + ((c + pitch + 1) << 2));
+    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap); // the rest of this cell, then E
+    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap);
   }
   cellsVisited = cols * rows;
   // Large against small (through the cells their boxes reach) and against each other, by sort
@@ -425,8 +433,8 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
   // A small entity reaches at most one cell past its home: look one cell before this box too.
   const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, inv, rows) - 1, 0);
   const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
-  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
-  const gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS);
+  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
+  const gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS), pitch = cols + 1;
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP), resp = hdr(H_RESULTS);
   const sk = <i32>load<u8>(hdr(H_KIND) + self);
   const sx = load<f32>(hdr(H_X) + (self << 2)), sy = load<f32>(hdr(H_Y) + (self << 2));
@@ -434,9 +442,8 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
   let best = NO_SLOT;
   for (let cy = c0y; cy <= c1y; cy++) {
     // A row's cells are contiguous in the entry list: one run per row.
-    const row = cy * cols;
-    const from = row + c0x == 0 ? 0 : load<i32>(cellsp + ((row + c0x - 1) << 2));
-    const to = load<i32>(cellsp + ((row + c1x) << 2));
+    const row = cy * pitch;
+    const from = load<i32>(cellsp + ((row + c0x - 1) << 2)), to = load<i32>(cellsp + ((row + c1x) << 2));
     cellsVisited += c1x - c0x + 1;
     for (let p = from; p < to; p++) {
       const f = entp + p * ENTRY_BYTES;
@@ -445,9 +452,8 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
       if (j == skip) continue;
       const k = tag >>> KIND_SHIFT;
       const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-      recordBox(k, x, y, a, b);
       aabbTests++;
-      if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
+      if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
       if (!eligible(j, mode, mask, exclusive, gp, flagp)) continue;
       narrowTests++;
       if (!overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) continue;
@@ -527,7 +533,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
   // Pairs come out in the same order as scanCells writes them (the baseline still calls it).
   const cols = hdr(G_COLS), rows = hdr(G_ROWS);
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
-  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
+  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP), pitch = cols + 1;
   const large = hdr(G_LARGE);
   let visited = 0;
   for (let i = 0; i < count; i++) {
@@ -544,18 +550,16 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
     visited += (c1x - c0x + 1) * (c1y - c0y + 1);
     for (let cy = c0y; cy <= c1y; cy++) {
-      const row = cy * cols;
-      const from = row + c0x == 0 ? 0 : load<i32>(cellsp + ((row + c0x - 1) << 2));
-      const to = load<i32>(cellsp + ((row + c1x) << 2));
+      const row = cy * pitch;
+      const from = load<i32>(cellsp + ((row + c0x - 1) << 2)), to = load<i32>(cellsp + ((row + c1x) << 2));
       for (let q = from; q < to; q++) {
         const f = entp + q * ENTRY_BYTES;
         const tag = load<i32>(f), j = tag & TAG_SLOT;
         if (j == i) continue;
         const k = tag >>> KIND_SHIFT;
         const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-        recordBox(k, x, y, a, b);
         aabbTests++;
-        if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
+        if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
         narrowTests++;
         if (overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) emitPair(pairp, cap, i, j);
       }
@@ -585,7 +589,7 @@ export function firstHits(count: i32, maskA: u32, maskB: u32, cellSize: f32, exc
   // the same cells in the same order, so the same winner.
   const cols = hdr(G_COLS), rows = hdr(G_ROWS);
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
-  const cellsp = hdr(H_CELLS), entp = hdr(H_ENTRIES);
+  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pitch = cols + 1;
   const large = hdr(G_LARGE);
   let visited = 0;
   for (let i = 0; i < count; i++) {
@@ -604,18 +608,16 @@ export function firstHits(count: i32, maskA: u32, maskB: u32, cellSize: f32, exc
       const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
       visited += (c1x - c0x + 1) * (c1y - c0y + 1);
       for (let cy = c0y; cy <= c1y; cy++) {
-        const row = cy * cols;
-        const from = row + c0x == 0 ? 0 : load<i32>(cellsp + ((row + c0x - 1) << 2));
-        const to = load<i32>(cellsp + ((row + c1x) << 2));
+        const row = cy * pitch;
+        const from = load<i32>(cellsp + ((row + c0x - 1) << 2)), to = load<i32>(cellsp + ((row + c1x) << 2));
         for (let q = from; q < to; q++) {
           const f = entp + q * ENTRY_BYTES;
           const tag = load<i32>(f), j = tag & TAG_SLOT;
           if (j >= best || j == i) continue; // a run spans cells: later cells may hold lower slots
           const k = tag >>> KIND_SHIFT;
           const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-          recordBox(k, x, y, a, b);
           aabbTests++;
-          if (x1 < u0 || x0 > u1 || y1 < v0 || y0 > v1) continue;
+          if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
           if (exclusive && (load<u8>(flagp + j) & FLAG_HIT)) continue;
           narrowTests++;
           if (overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) best = j;

@@ -75,20 +75,10 @@ export class BaselineKernel implements Kernel {
   private entityBox(i: number, kp: number, xw: number, yw: number, aw: number, bw: number): boolean {
     const f32 = this.f32;
     const k = this.u8[kp + i];
-    const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i];
-    let ok = true;
-    if (k === KIND_RECT) {
-      const b = f32[bw + i];
-      this.bx0 = x; this.by0 = y; this.bx1 = fround(x + a); this.by1 = fround(y + b);
-      ok = a >= 0 && b >= 0;
-    } else if (k === KIND_CIRCLE) {
-      this.bx0 = fround(x - a); this.by0 = fround(y - a); this.bx1 = fround(x + a); this.by1 = fround(y + a);
-      ok = a >= 0;
-    } else {
-      this.bx0 = x; this.by0 = y; this.bx1 = x; this.by1 = y;
-    }
-    return ok && this.bx0 - this.bx0 === 0 && this.by0 - this.by0 === 0 &&
-      this.bx1 - this.bx1 === 0 && this.by1 - this.by1 === 0;
+    const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
+    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    this.bx0 = x0; this.by0 = y0; this.bx1 = x1; this.by1 = y1;
+    return boxOk(k, a, b, x0, y0, x1, y1);
   }
 
   private noteInvalid(i: number): void {
@@ -123,17 +113,18 @@ export class BaselineKernel implements Kernel {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2, histw = h[HDR + H_HIST] >> 2;
+    const homew = h[HDR + H_HOME] >> 2, histw = h[HDR + H_HIST] >> 2;
     i32.fill(0, histw, histw + HIST_BUCKETS);
     let n = 0;
     let x0m = Infinity, y0m = Infinity, x1m = -Infinity, y1m = -Infinity;
     for (let i = 0; i < count; i++) {
-      if ((i32[gw + i] & mask) === 0 || u8[kp + i] === KIND_NONE) continue;
-      if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
-      const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
-      const o = boxw + (n << 2);
-      f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
-      i32[selw + n] = i;
+      i32[homew + i] = -1;
+      const k = u8[kp + i];
+      if ((i32[gw + i] & mask) === 0 || k === KIND_NONE) continue;
+      const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
+      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+      if (!boxOk(k, a, b, x0, y0, x1, y1)) { this.noteInvalid(i); continue; }
+      i32[homew + i] = 0;
       if (x0 < x0m) x0m = x0;
       if (y0 < y0m) y0m = y0;
       if (x1 > x1m) x1m = x1;
@@ -150,44 +141,52 @@ export class BaselineKernel implements Kernel {
   private chooseShape(n: number, cellSize: number): void {
     const h = this.i32;
     const w = this.maxX - this.minX, hgt = this.maxY - this.minY;
-    const maxCells = Math.min(h[HDR + H_CELLS_CAP], n * CELLS_PER_ENTITY + SCRATCH_SLACK);
+    const maxCells = Math.min(h[HDR + H_CELLS_CAP] - 1, n * CELLS_PER_ENTITY + SCRATCH_SLACK);
     let cs = cellSize > 0 ? cellSize : this.autoCellSize(h[HDR + H_HIST] >> 2, n);
     const spread = Math.sqrt(w * hgt / maxCells);
     if (cs < spread) cs = spread;
     if (cs < (w + hgt) / maxCells) cs = (w + hgt) / maxCells;
     if (!(cs >= 1e-30)) cs = 1e-30 > w + hgt ? 1 : w + hgt;
-    while ((Math.floor(w / cs) + 1) * (Math.floor(hgt / cs) + 1) > maxCells) cs *= 1.0625;
+    while ((Math.floor(w / cs) + 2) * (Math.floor(hgt / cs) + 2) > maxCells) cs *= 1.0625;
     this.cellSide = cs;
     this.ncols = Math.floor(w / cs) + 1;
     this.nrows = Math.floor(hgt / cs) + 1;
   }
 
-  private homePass(n: number, inv: number): number {
-    const h = this.i32, f32 = this.f32, i32 = this.i32;
-    const boxw = h[HDR + H_BOX] >> 2, cellsw = h[HDR + H_CELLS] >> 2;
+  private homePass(count: number, inv: number): number {
+    const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
+    const kp = h[HDR + H_KIND];
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1;
     const homew = h[HDR + H_HOME] >> 2, largew = h[HDR + H_LARGE] >> 2;
-    const cols = this.ncols, rows = this.nrows, ox = this.minX, oy = this.minY;
-    i32.fill(0, cellsw, cellsw + cols * rows);
+    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY;
+    i32.fill(0, cellsw - 1, cellsw + pitch * (rows + 1));
     let large = 0;
-    for (let s = 0; s < n; s++) {
-      const o = boxw + (s << 2);
-      const c0x = cellOf(f32[o], ox, inv, cols), c0y = cellOf(f32[o + 1], oy, inv, rows);
-      const c1x = cellOf(f32[o + 2], ox, inv, cols), c1y = cellOf(f32[o + 3], oy, inv, rows);
+    for (let i = 0; i < count; i++) {
+      if (i32[homew + i] < 0) continue;
+      const k = u8[kp + i];
+      const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
+      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+      const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
       if (c1x - c0x > 1 || c1y - c0y > 1) {
-        i32[homew + s] = -1;
-        i32[largew + large] = s;
+        i32[homew + i] = -1;
+        const o = boxw + (large << 2);
+        f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
+        i32[selw + large] = i;
+        i32[largew + large] = large;
         large++;
         continue;
       }
-      const c = c0y * cols + c0x;
-      i32[homew + s] = c;
+      const c = c0y * pitch + c0x;
+      i32[homew + i] = c;
       i32[cellsw + c]++;
     }
     return large;
   }
 
   private prefixSum(ncells: number): void {
-    const i32 = this.i32, cellsw = this.i32[HDR + H_CELLS] >> 2;
+    const i32 = this.i32, cellsw = (this.i32[HDR + H_CELLS] >> 2) + 1;
     let run = 0;
     for (let c = cellsw; c < cellsw + ncells; c++) {
       const k = i32[c];
@@ -196,17 +195,18 @@ export class BaselineKernel implements Kernel {
     }
   }
 
-  private scatterPass(n: number): void {
+  private scatterPass(count: number): void {
     const h = this.i32, i32 = this.i32, f32 = this.f32, u8 = this.u8;
-    const homew = h[HDR + H_HOME] >> 2, cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
-    const selw = h[HDR + H_SEL] >> 2, kp = h[HDR + H_KIND];
+    const homew = h[HDR + H_HOME] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
+    const kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    for (let s = 0; s < n; s++) {
-      const c = i32[homew + s];
+    for (let i = 0; i < count; i++) {
+      const c = i32[homew + i];
       if (c < 0) continue;
-      const e = entw + i32[cellsw + c]++ * ENTRY_WORDS, i = i32[selw + s];
+      const e = entw + i32[cellsw + c]++ * ENTRY_WORDS;
       i32[e] = i | (u8[kp + i] << KIND_SHIFT);
       f32[e + 1] = f32[xw + i]; f32[e + 2] = f32[yw + i]; f32[e + 3] = f32[aw + i]; f32[e + 4] = f32[bw + i];
+      i32[e + 5] = c;
     }
   }
 
@@ -227,9 +227,9 @@ export class BaselineKernel implements Kernel {
     }
     this.chooseShape(n, cellSize);
     const inv = fround(1 / this.cellSide);
-    const large = this.homePass(n, inv);
-    this.prefixSum(this.ncols * this.nrows);
-    this.scatterPass(n);
+    const large = this.homePass(count, inv);
+    this.prefixSum((this.ncols + 1) * (this.nrows + 1));
+    this.scatterPass(count);
     h[HDR + G_COLS] = this.ncols;
     h[HDR + G_ROWS] = this.nrows;
     f32[HDR + G_OX] = this.minX;
@@ -274,17 +274,12 @@ export class BaselineKernel implements Kernel {
     x0: number, y0: number, x1: number, y1: number, entw: number, from: number, to: number, pairw: number, cap: number,
   ): void {
     const f32 = this.f32, i32 = this.i32;
+    this.aabbTests += to - from;
     for (let q = from; q < to; q++) {
       const f = entw + q * ENTRY_WORDS;
       const tag = i32[f], k = tag >>> KIND_SHIFT;
       const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
-      // The record's box inline, as in the two loops below: a shared helper writing a scratch
-      // typed array measured about 20% slower here (the core's recordBox costs nothing in wasm).
-      let w0 = x, h0 = y, w1 = x, h1 = y;
-      if (k === KIND_RECT) { w1 = x + a; h1 = y + b; }
-      else if (k === KIND_CIRCLE) { w0 = x - a; h0 = y - a; w1 = x + a; h1 = y + a; }
-      this.aabbTests++;
-      if (x1 < w0 || x0 > w1 || y1 < h0 || y0 > h1) continue;
+      if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
       this.narrowTests++;
       if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
         const j = tag & TAG_SLOT;
@@ -338,35 +333,19 @@ export class BaselineKernel implements Kernel {
     const n = this.buildGrid(count, mask, cellSize);
     if (n === 0) { this.endCall(); return 0; }
     const h = this.i32, f32 = this.f32, i32 = this.i32;
-    const cols = this.ncols, rows = this.nrows;
-    const cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
+    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, small = n - h[HDR + G_LARGE];
+    const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
-    let start = 0;
-    for (let cy = 0; cy < rows; cy++) {
-      for (let cx = 0; cx < cols; cx++) {
-        const c = cy * cols + cx;
-        const end = i32[cellsw + c];
-        if (start === end) continue;
-        const east = cx + 1 < cols ? i32[cellsw + c + 1] : end;
-        let below0 = 0, below1 = 0;
-        if (cy + 1 < rows) {
-          const below = c + cols;
-          below0 = i32[cellsw + (cx > 0 ? below - 1 : below) - 1];
-          below1 = i32[cellsw + (cx + 1 < cols ? below + 1 : below)];
-        }
-        for (let p = start; p < end; p++) {
-          const e = entw + p * ENTRY_WORDS;
-          const tag = i32[e], i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
-          const x = f32[e + 1], y = f32[e + 2], a = f32[e + 3], b = f32[e + 4];
-          let x0 = x, y0 = y, x1 = x, y1 = y;
-          if (k === KIND_RECT) { x1 = x + a; y1 = y + b; }
-          else if (k === KIND_CIRCLE) { x0 = x - a; y0 = y - a; x1 = x + a; y1 = y + a; }
-          this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, east, pairw, cap);
-          this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, below1, pairw, cap);
-        }
-        start = end;
-      }
+    // Over the entries, not the cells, with the padded cell table (as the core).
+    for (let p = 0; p < small; p++) {
+      const e = entw + p * ENTRY_WORDS;
+      const tag = i32[e], i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
+      const x = f32[e + 1], y = f32[e + 2], a = f32[e + 3], b = f32[e + 4], c = i32[e + 5];
+      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+      const east = i32[cellsw + c + 1], below0 = i32[cellsw + c + pitch - 2], below1 = i32[cellsw + c + pitch + 1];
+      this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, east, pairw, cap);
+      this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, below1, pairw, cap);
     }
     this.cellsVisited = cols * rows;
     // Large against small and against each other, by sort and sweep on the left edge (as the core).
@@ -392,7 +371,7 @@ export class BaselineKernel implements Kernel {
     if (cols === 0 || x1 < ox || y1 < oy || x0 > f32[HDR + G_MAXX] || y0 > f32[HDR + G_MAXY]) return NO_SLOT;
     const c0x = Math.max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = Math.max(cellOf(y0, oy, inv, rows) - 1, 0);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
-    const cellsw = h[HDR + H_CELLS] >> 2, entw = h[HDR + H_ENTRIES] >> 2;
+    const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2, pitch = cols + 1;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP], resw = h[HDR + H_RESULTS] >> 2;
     const sk = this.u8[h[HDR + H_KIND] + self];
@@ -400,9 +379,8 @@ export class BaselineKernel implements Kernel {
     const sa = f32[(h[HDR + H_A] >> 2) + self], sb = f32[(h[HDR + H_B] >> 2) + self];
     let best = NO_SLOT;
     for (let cy = c0y; cy <= c1y; cy++) {
-      const row = cy * cols;
-      const from = row + c0x === 0 ? 0 : i32[cellsw + row + c0x - 1];
-      const to = i32[cellsw + row + c1x];
+      const row = cy * pitch;
+      const from = i32[cellsw + row + c0x - 1], to = i32[cellsw + row + c1x];
       this.cellsVisited += c1x - c0x + 1;
       for (let p = from; p < to; p++) {
         const f = entw + p * ENTRY_WORDS;
@@ -411,11 +389,8 @@ export class BaselineKernel implements Kernel {
         if (j === skip) continue;
         const k = tag >>> KIND_SHIFT;
         const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
-        let w0 = x, h0 = y, w1 = x, h1 = y;
-        if (k === KIND_RECT) { w1 = x + a; h1 = y + b; }
-        else if (k === KIND_CIRCLE) { w0 = x - a; h0 = y - a; w1 = x + a; h1 = y + a; }
         this.aabbTests++;
-        if (x1 < w0 || x0 > w1 || y1 < h0 || y0 > h1) continue;
+        if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
         if (!this.eligible(j, mode, mask, exclusive)) continue;
         this.narrowTests++;
         if (!overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) continue;
@@ -551,6 +526,29 @@ export class BaselineKernel implements Kernel {
     this.endCall();
     return this.found;
   }
+}
+
+// The core's box arithmetic (assembly/bucket_grid.ts): point (x, y, x, y), circle (x - a, y - a,
+// x + a, y + a), rect (x, y, x + a, y + b), each coordinate rounded to f32 as the core computes it.
+function boxLo(k: number, v: number, a: number): number {
+  return fround(v - (k === KIND_CIRCLE ? a : 0));
+}
+function boxX1(k: number, x: number, a: number): number {
+  return fround(x + (k >= KIND_CIRCLE ? a : 0));
+}
+function boxY1(k: number, y: number, a: number, b: number): number {
+  return fround(y + (k === KIND_RECT ? b : k === KIND_CIRCLE ? a : 0));
+}
+
+/** Sizes not negative and the box finite, as the core's boxOk. */
+function boxOk(k: number, a: number, b: number, x0: number, y0: number, x1: number, y1: number): boolean {
+  return (a >= 0 || k < KIND_CIRCLE) && (b >= 0 || k !== KIND_RECT) &&
+    x0 - x0 === 0 && y0 - y0 === 0 && x1 - x1 === 0 && y1 - y1 === 0;
+}
+
+/** Whether the box of entry record (k, x, y, a, b) overlaps x0..y1, edges touching included. */
+function recordOverlaps(k: number, x: number, y: number, a: number, b: number, x0: number, y0: number, x1: number, y1: number): boolean {
+  return x1 >= boxLo(k, x, a) && boxX1(k, x, a) >= x0 && y1 >= boxLo(k, y, a) && boxY1(k, y, a, b) >= y0;
 }
 
 /** Cell column (or row) of v, clamped into the grid; compared as a float first, so huge and NaN values clamp too. */
