@@ -113,26 +113,22 @@ function autoCellSize(histp: i32, n: i32): f64 {
   return <f64>reinterpret<f32>(<u32>(k + 1) << 23);
 }
 
-/**
- * Pass 1: select, bounds and size histogram; returns how many were selected. Marks each slot's
- * home: 0 when selected, -1 when not (unselected, free, or invalid).
- */
+/** Pass 1: select (slots into H_SEL, in slot order), bounds and size histogram; returns how many were selected. */
 function selectPass(count: i32, mask: u32): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const homep = hdr(H_HOME), histp = hdr(H_HIST);
+  const selp = hdr(H_SEL), histp = hdr(H_HIST);
   memory.fill(histp, 0, HIST_BUCKETS << 2);
   let n = 0;
   let x0m = Infinity as f32, y0m = Infinity as f32, x1m = -Infinity as f32, y1m = -Infinity as f32;
   for (let i = 0; i < count; i++) {
-    store<i32>(homep + (i << 2), -1);
     const k = <i32>load<u8>(kp + i);
     if ((load<u32>(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
     if (!boxOk(k, a, b, x0, y0, x1, y1)) { noteInvalid(i); continue; }
-    store<i32>(homep + (i << 2), 0);
+    store<i32>(selp + (n << 2), i);
     // Plain compares: boxes are finite here, and wasm's NaN-aware f32.min/max cost more.
     x0m = select<f32>(x0, x0m, x0 < x0m);
     y0m = select<f32>(y0, y0m, y0 < y0m);
@@ -167,38 +163,36 @@ function chooseShape(n: i32, cellSize: f32): void {
 }
 
 /**
- * Pass 2: home cell of each selected slot and counts per cell. Large entities (reaching more than
- * one cell past home) go to the large list instead, in slot order: large entry t keeps its box at
- * H_BOX[t] and its slot at H_SEL[t]. Returns how many were large.
+ * Pass 2: home cell of each selected entity and counts per cell. Large entities (reaching more
+ * than one cell past home) go to the large list instead (their selection index; their box into
+ * H_BOX at that index); returns how many did.
  */
-function homePass(count: i32, inv: f32): i32 {
+function homePass(n: i32, inv: f32): i32 {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const boxp = hdr(H_BOX), selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, homep = hdr(H_HOME), largep = hdr(H_LARGE);
   const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY;
   memory.fill(cellsp - 4, 0, (pitch * (rows + 1) + 1) << 2);
   let large = 0;
-  for (let i = 0; i < count; i++) {
-    if (load<i32>(homep + (i << 2)) < 0) continue;
-    const k = <i32>load<u8>(kp + i);
+  for (let s = 0; s < n; s++) {
+    const i = load<i32>(selp + (s << 2)), k = <i32>load<u8>(kp + i);
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
     const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
     if (c1x - c0x > 1 || c1y - c0y > 1) {
-      store<i32>(homep + (i << 2), -1);
-      const o = boxp + (large << 4);
+      store<i32>(homep + (s << 2), -1);
+      const o = boxp + (s << 4);
       store<f32>(o, x0);
       store<f32>(o, y0, 4);
       store<f32>(o, x1, 8);
       store<f32>(o, y1, 12);
-      store<i32>(selp + (large << 2), i);
-      store<i32>(largep + (large << 2), large);
+      store<i32>(largep + (large << 2), s);
       large++;
       continue;
     }
     const c = c0y * pitch + c0x;
-    store<i32>(homep + (i << 2), c);
+    store<i32>(homep + (s << 2), c);
     const p = cellsp + (c << 2);
     store<i32>(p, load<i32>(p) + 1);
   }
@@ -218,15 +212,16 @@ function prefixSum(ncells: i32): void {
 }
 
 /**
- * Pass 3: scatter the small entities in slot order, so each cell lists its entities by ascending
- * slot. Afterwards each cell's field holds its end, the next cell's start.
+ * Pass 3: scatter the small entities, in selection (so slot) order, so each cell lists its
+ * entities by ascending slot. Afterwards each cell's field holds its end, the next cell's start.
  */
-function scatterPass(count: i32): void {
-  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES);
+function scatterPass(n: i32): void {
+  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), selp = hdr(H_SEL);
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  for (let i = 0; i < count; i++) {
-    const c = load<i32>(homep + (i << 2));
+  for (let s = 0; s < n; s++) {
+    const c = load<i32>(homep + (s << 2));
     if (c < 0) continue;
+    const i = load<i32>(selp + (s << 2));
     const p = cellsp + (c << 2);
     const pos = load<i32>(p);
     store<i32>(p, pos + 1);
@@ -257,9 +252,9 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   }
   chooseShape(n, cellSize);
   const inv = <f32>(1 / cellSide);
-  const large = homePass(count, inv);
+  const large = homePass(n, inv);
   prefixSum((ncols + 1) * (nrows + 1));
-  scatterPass(count);
+  scatterPass(n);
   setHdr(G_COLS, ncols);
   setHdr(G_ROWS, nrows);
   setHdrF(G_OX, minX);
@@ -493,58 +488,41 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
   return true;
 }
 
-/** Live slots in [0, count) with (groups & mask) != 0. */
-function liveIn(count: i32, mask: u32): i32 {
+/** Live slots in [0, count) in maskA (the high half of the result) and in maskB (the low half), in one pass. */
+function liveInBoth(count: i32, maskA: u32, maskB: u32): i64 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
-  let n = 0;
+  let na = 0, nb = 0;
   for (let i = 0; i < count; i++) {
-    if ((load<u32>(gp + (i << 2)) & mask) != 0 && load<u8>(kp + i) != KIND_NONE) n++;
+    const g = load<u32>(gp + (i << 2)), live = <i32>(load<u8>(kp + i) != KIND_NONE);
+    na += live & <i32>((g & maskA) != 0);
+    nb += live & <i32>((g & maskB) != 0);
   }
-  return n;
+  return (<i64>na << 32) | <i64>nb;
 }
 
-/** crossPairs with the grid over maskA, each maskB entity (in slot order) probing it: emits (a, b). */
-function crossPairsProbingB(count: i32, maskA: u32, maskB: u32, cellSize: f32): i32 {
-  buildGrid(count, maskA, cellSize);
+/**
+ * Each live slot i in `mask`, in slot order, probes the grid of the last build: the small entities
+ * in the cells its box can reach, then the large list, as scanCells does, with the grid's fields
+ * read once per call and the probe's box in locals. Emits (i, j), or (j, i) with `rev`; slot i
+ * itself is never reported.
+ */
+function probeGrid(count: i32, mask: u32, rev: bool): void {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  for (let i = 0; i < count; i++) {
-    if ((load<u32>(gp + (i << 2)) & maskB) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
-    if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
-    scanCells(i, i, MODE_PAIRS_REV, 0, false, false);
-  }
-  setHdr(S_INVALID, invalid);
-  setHdr(S_FIRST_INVALID, firstInvalid);
-  endCall();
-  return found;
-}
-
-/** All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may exceed the capacity. */
-export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i32 {
-  beginCall();
-  // Index the larger side: a grid costs less per entity to build than to probe (bullets against
-  // a few enemies: index the bullets, probe with the enemies, as flatbush's users do).
-  if (liveIn(count, maskA) > liveIn(count, maskB) << 1) return crossPairsProbingB(count, maskA, maskB, cellSize);
-  buildGrid(count, maskB, cellSize);
-  const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
-  const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  // scanCells(i, i, MODE_PAIRS) for each maskA entity, with the grid read once per call rather
-  // than once per entity: the bipartite scan (many bullets, few enemies) is all this loop.
-  // Pairs come out in the same order as scanCells writes them (the baseline still calls it).
-  const cols = hdr(G_COLS), rows = hdr(G_ROWS);
+  const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
+  if (cols == 0) return;
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
-  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP), pitch = cols + 1;
-  const large = hdr(G_LARGE);
-  let visited = 0;
+  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
+  const large = hdr(G_LARGE), largep = hdr(H_LARGE), boxp = hdr(H_BOX), selp = hdr(H_SEL);
+  let visited = 0, tests = 0;
   for (let i = 0; i < count; i++) {
-    if ((load<u32>(gp + (i << 2)) & maskA) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
-    if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
-    if (large > 0) { scanCells(i, i, MODE_PAIRS, 0, false, false); continue; }
-    const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
-    if (cols == 0 || x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
-    const sk = <i32>load<u8>(kp + i);
-    const sx = load<f32>(xp + (i << 2)), sy = load<f32>(yp + (i << 2));
-    const sa = load<f32>(ap + (i << 2)), sb = load<f32>(bp + (i << 2));
+    const ki = <i32>load<u8>(kp + i);
+    if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
+    const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
+    const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+    const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
+    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
     // A small entity reaches at most one cell past its home: look one cell before this box too.
     const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, inv, rows) - 1, 0);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
@@ -552,20 +530,45 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
     for (let cy = c0y; cy <= c1y; cy++) {
       const row = cy * pitch;
       const from = load<i32>(cellsp + ((row + c0x - 1) << 2)), to = load<i32>(cellsp + ((row + c1x) << 2));
+      tests += to - from;
       for (let q = from; q < to; q++) {
         const f = entp + q * ENTRY_BYTES;
-        const tag = load<i32>(f), j = tag & TAG_SLOT;
-        if (j == i) continue;
-        const k = tag >>> KIND_SHIFT;
+        const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
         const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-        aabbTests++;
         if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
+        const j = tag & TAG_SLOT;
+        if (j == i) continue;
         narrowTests++;
-        if (overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) emitPair(pairp, cap, i, j);
+        if (!overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) continue;
+        if (rev) emitPair(pairp, cap, j, i);
+        else emitPair(pairp, cap, i, j);
       }
+    }
+    for (let t = 0; t < large; t++) {
+      const s = load<i32>(largep + (t << 2)), o = boxp + (s << 4);
+      tests++;
+      if (x1 < load<f32>(o) || x0 > load<f32>(o, 8) || y1 < load<f32>(o, 4) || y0 > load<f32>(o, 12)) continue;
+      const j = load<i32>(selp + (s << 2));
+      if (j == i) continue;
+      narrowTests++;
+      if (!overlapSlots(i, j)) continue;
+      if (rev) emitPair(pairp, cap, j, i);
+      else emitPair(pairp, cap, i, j);
     }
   }
   cellsVisited += visited;
+  aabbTests += tests;
+}
+
+/** All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may exceed the capacity. */
+export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i32 {
+  beginCall();
+  // Index the larger side: a grid costs less per entity to build than to probe (bullets against
+  // a few enemies: index the bullets, probe with the enemies, as flatbush's users do).
+  const live = liveInBoth(count, maskA, maskB);
+  const swap = <i32>(live >>> 32) > (<i32>live << 1);
+  buildGrid(count, swap ? maskA : maskB, cellSize);
+  probeGrid(count, swap ? maskB : maskA, swap);
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
   endCall();
@@ -593,17 +596,18 @@ export function firstHits(count: i32, maskA: u32, maskB: u32, cellSize: f32, exc
   const large = hdr(G_LARGE);
   let visited = 0;
   for (let i = 0; i < count; i++) {
-    if ((load<u32>(gp + (i << 2)) & maskA) == 0 || load<u8>(kp + i) == KIND_NONE) continue;
-    if (!entityBox(i, kp, xp, yp, ap, bp)) { noteInvalid(i); continue; }
+    const sk = <i32>load<u8>(kp + i);
+    if ((load<u32>(gp + (i << 2)) & maskA) == 0 || sk == KIND_NONE) continue;
+    const sx = load<f32>(xp + (i << 2)), sy = load<f32>(yp + (i << 2));
+    const sa = load<f32>(ap + (i << 2)), sb = load<f32>(bp + (i << 2));
+    const x0 = boxLo(sk, sx, sa), y0 = boxLo(sk, sy, sa), x1 = boxX1(sk, sx, sa), y1 = boxY1(sk, sy, sa, sb);
+    if (!boxOk(sk, sa, sb, x0, y0, x1, y1)) { noteInvalid(i); continue; }
     let best = NO_SLOT;
     if (large > 0) {
+      bx0 = x0; by0 = y0; bx1 = x1; by1 = y1;
       best = scanCells(i, i, MODE_FIRST, 0, exclusive, false);
     } else {
-      const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
       if (cols == 0 || x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
-      const sk = <i32>load<u8>(kp + i);
-      const sx = load<f32>(xp + (i << 2)), sy = load<f32>(yp + (i << 2));
-      const sa = load<f32>(ap + (i << 2)), sb = load<f32>(bp + (i << 2));
       const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, inv, rows) - 1, 0);
       const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
       visited += (c1x - c0x + 1) * (c1y - c0y + 1);

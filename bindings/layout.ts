@@ -10,12 +10,12 @@
 //   H_GROUPS         i32   facade      u32[CAPACITY+1]: group bits, 0 for a free slot
 //   H_KIND           i32   facade      u8[CAPACITY+1]: KIND_*, 0 for a free slot
 //   H_FLAGS          i32   facade      u8[CAPACITY+1]: FLAG_* written by firstHits
-//   H_BOX            i32   facade      f32[4 * CAPACITY]: boxes (x0, y0, x1, y1) of the large entities, scratch
-//   H_SEL            i32   facade      i32[CAPACITY]: slots of the large entities, scratch
+//   H_BOX            i32   facade      f32[4 * CAPACITY]: boxes (x0, y0, x1, y1) of the large entities by selection index, scratch
+//   H_SEL            i32   facade      i32[CAPACITY]: selected slot indices, scratch
 //   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: 0, then per cell (pitch cols + 1, rows + 1) counts, then ends, scratch
 //   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot | kind << KIND_SHIFT, x, y, a, b, cell) of the small entities by cell
-//   H_LARGE          i32   facade      i32[CAPACITY]: the large list (indices into H_BOX and H_SEL)
-//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each slot, -1 if not in the cells
+//   H_LARGE          i32   facade      i32[CAPACITY]: selection indices of the large entities
+//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large
 //   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
 //   H_RESULTS        i32   facade      i32[CAPACITY]: query output
 //   H_HIST           i32   facade      i32[256]: size histogram (f32 exponent buckets), scratch

@@ -113,18 +113,17 @@ export class BaselineKernel implements Kernel {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    const homew = h[HDR + H_HOME] >> 2, histw = h[HDR + H_HIST] >> 2;
+    const selw = h[HDR + H_SEL] >> 2, histw = h[HDR + H_HIST] >> 2;
     i32.fill(0, histw, histw + HIST_BUCKETS);
     let n = 0;
     let x0m = Infinity, y0m = Infinity, x1m = -Infinity, y1m = -Infinity;
     for (let i = 0; i < count; i++) {
-      i32[homew + i] = -1;
       const k = u8[kp + i];
       if ((i32[gw + i] & mask) === 0 || k === KIND_NONE) continue;
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
       const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
       if (!boxOk(k, a, b, x0, y0, x1, y1)) { this.noteInvalid(i); continue; }
-      i32[homew + i] = 0;
+      i32[selw + n] = i;
       if (x0 < x0m) x0m = x0;
       if (y0 < y0m) y0m = y0;
       if (x1 > x1m) x1m = x1;
@@ -153,7 +152,7 @@ export class BaselineKernel implements Kernel {
     this.nrows = Math.floor(hgt / cs) + 1;
   }
 
-  private homePass(count: number, inv: number): number {
+  private homePass(n: number, inv: number): number {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
@@ -162,24 +161,22 @@ export class BaselineKernel implements Kernel {
     const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY;
     i32.fill(0, cellsw - 1, cellsw + pitch * (rows + 1));
     let large = 0;
-    for (let i = 0; i < count; i++) {
-      if (i32[homew + i] < 0) continue;
-      const k = u8[kp + i];
+    for (let s = 0; s < n; s++) {
+      const i = i32[selw + s], k = u8[kp + i];
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
       const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
       const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
       const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
       if (c1x - c0x > 1 || c1y - c0y > 1) {
-        i32[homew + i] = -1;
-        const o = boxw + (large << 2);
+        i32[homew + s] = -1;
+        const o = boxw + (s << 2);
         f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
-        i32[selw + large] = i;
-        i32[largew + large] = large;
+        i32[largew + large] = s;
         large++;
         continue;
       }
       const c = c0y * pitch + c0x;
-      i32[homew + i] = c;
+      i32[homew + s] = c;
       i32[cellsw + c]++;
     }
     return large;
@@ -195,14 +192,15 @@ export class BaselineKernel implements Kernel {
     }
   }
 
-  private scatterPass(count: number): void {
+  private scatterPass(n: number): void {
     const h = this.i32, i32 = this.i32, f32 = this.f32, u8 = this.u8;
     const homew = h[HDR + H_HOME] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
-    const kp = h[HDR + H_KIND];
+    const selw = h[HDR + H_SEL] >> 2, kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    for (let i = 0; i < count; i++) {
-      const c = i32[homew + i];
+    for (let s = 0; s < n; s++) {
+      const c = i32[homew + s];
       if (c < 0) continue;
+      const i = i32[selw + s];
       const e = entw + i32[cellsw + c]++ * ENTRY_WORDS;
       i32[e] = i | (u8[kp + i] << KIND_SHIFT);
       f32[e + 1] = f32[xw + i]; f32[e + 2] = f32[yw + i]; f32[e + 3] = f32[aw + i]; f32[e + 4] = f32[bw + i];
@@ -227,9 +225,9 @@ export class BaselineKernel implements Kernel {
     }
     this.chooseShape(n, cellSize);
     const inv = fround(1 / this.cellSide);
-    const large = this.homePass(count, inv);
+    const large = this.homePass(n, inv);
     this.prefixSum((this.ncols + 1) * (this.nrows + 1));
-    this.scatterPass(count);
+    this.scatterPass(n);
     h[HDR + G_COLS] = this.ncols;
     h[HDR + G_ROWS] = this.nrows;
     f32[HDR + G_OX] = this.minX;
@@ -429,14 +427,18 @@ export class BaselineKernel implements Kernel {
     return true;
   }
 
-  /** Live slots in [0, count) with (groups & mask) != 0. */
-  private liveIn(count: number, mask: number): number {
+  /** Whether more than twice as many live slots are in maskA as in maskB (one pass, as the core counts both). */
+  private moreInA(count: number, maskA: number, maskB: number): boolean {
     const h = this.i32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
-    mask = mask | 0;
-    let n = 0;
-    for (let i = 0; i < count; i++) if ((i32[gw + i] & mask) !== 0 && u8[kp + i] !== KIND_NONE) n++;
-    return n;
+    let na = 0, nb = 0;
+    for (let i = 0; i < count; i++) {
+      if (u8[kp + i] === KIND_NONE) continue;
+      const g = i32[gw + i];
+      if ((g & maskA) !== 0) na++;
+      if ((g & maskB) !== 0) nb++;
+    }
+    return na > nb * 2;
   }
 
   /** crossPairs with the grid over maskA, each maskB entity (in slot order) probing it: emits (a, b). */
@@ -460,7 +462,7 @@ export class BaselineKernel implements Kernel {
   crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number {
     this.beginCall();
     // Index the larger side, as the core does.
-    if (this.liveIn(count, maskA) > this.liveIn(count, maskB) * 2) return this.crossPairsProbingB(count, maskA, maskB, cellSize);
+    if (this.moreInA(count, maskA | 0, maskB | 0)) return this.crossPairsProbingB(count, maskA, maskB, cellSize);
     this.buildGrid(count, maskB, cellSize);
     const h = this.i32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
