@@ -45,6 +45,10 @@ let invalid = 0;
 let firstInvalid = -1;
 let found = 0;
 
+// Entities the size histogram counted in the last select pass, and from how many slots it samples.
+let histSamples = 0;
+const HIST_SAMPLE_FROM = 4096;
+
 // The grid being built: bounds of what it holds, and its shape.
 let minX: f32 = 0;
 let minY: f32 = 0;
@@ -67,13 +71,13 @@ let nrows = 0;
 
 /**
  * Whether a shape's box is usable: sizes not negative (a circle's radius, a rect's width and
- * height) and all four coordinates finite (x - x is 0 only for finite x: one subtraction rejects
- * NaN and both infinities). Bitwise, so it costs no branch.
+ * height) and all four coordinates finite (x - x is 0 only for finite x, and a NaN anywhere makes
+ * the sum NaN: one comparison rejects NaN and both infinities). Bitwise, so it costs no branch.
  */
 // @ts-ignore: decorator
 @inline function boxOk(k: i32, a: f32, b: f32, x0: f32, y0: f32, x1: f32, y1: f32): bool {
-  return <bool>(<i32>(a >= 0 || k < KIND_CIRCLE) & <i32>(b >= 0 || k != KIND_RECT) &
-    <i32>(x0 - x0 == 0) & <i32>(y0 - y0 == 0) & <i32>(x1 - x1 == 0) & <i32>(y1 - y1 == 0));
+  return <bool>(<i32>(select<f32>(a, 0, k >= KIND_CIRCLE) >= 0) & <i32>(select<f32>(b, 0, k == KIND_RECT) >= 0) &
+    <i32>((x0 - x0) + (y0 - y0) + (x1 - x1) + (y1 - y1) == 0));
 }
 
 /** Box of slot i into bx0..by1. False for entities a bulk write made invalid (NaN, infinite, negative size). */
@@ -113,13 +117,18 @@ function autoCellSize(histp: i32, n: i32): f64 {
   return <f64>reinterpret<f32>(<u32>(k + 1) << 23);
 }
 
-/** Pass 1: select (slots into H_SEL, in slot order), bounds and size histogram; returns how many were selected. */
+/**
+ * Pass 1: select (slots into H_SEL, in slot order), bounds and size histogram; returns how many
+ * were selected. Past HIST_SAMPLE_FROM slots the histogram counts every eighth selected entity: it
+ * only picks the cell size, and a sample of thousands picks the same percentile bucket.
+ */
 function selectPass(count: i32, mask: u32): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const selp = hdr(H_SEL), histp = hdr(H_HIST);
   memory.fill(histp, 0, HIST_BUCKETS << 2);
   let n = 0;
+  const sample = count >= HIST_SAMPLE_FROM ? 7 : 0;
   let x0m = Infinity as f32, y0m = Infinity as f32, x1m = -Infinity as f32, y1m = -Infinity as f32;
   for (let i = 0; i < count; i++) {
     const k = <i32>load<u8>(kp + i);
@@ -134,11 +143,14 @@ function selectPass(count: i32, mask: u32): i32 {
     y0m = select<f32>(y0, y0m, y0 < y0m);
     x1m = select<f32>(x1, x1m, x1 > x1m);
     y1m = select<f32>(y1, y1m, y1 > y1m);
-    const extent = select<f32>(x1 - x0, y1 - y0, x1 - x0 > y1 - y0);
-    const hp = histp + ((reinterpret<u32>(extent) >> 23) << 2);
-    store<i32>(hp, load<i32>(hp) + 1);
+    if ((n & sample) == 0) {
+      const extent = select<f32>(x1 - x0, y1 - y0, x1 - x0 > y1 - y0);
+      const hp = histp + ((reinterpret<u32>(extent) >> 23) << 2);
+      store<i32>(hp, load<i32>(hp) + 1);
+    }
     n++;
   }
+  histSamples = (n + sample) >> (sample == 0 ? 0 : 3);
   minX = x0m; minY = y0m; maxX = x1m; maxY = y1m;
   return n;
 }
@@ -151,7 +163,7 @@ function selectPass(count: i32, mask: u32): i32 {
 function chooseShape(n: i32, cellSize: f32): void {
   const w = <f64>maxX - <f64>minX, h = <f64>maxY - <f64>minY;
   const maxCells = <f64>min(hdr(H_CELLS_CAP) - 1, n * CELLS_PER_ENTITY + SCRATCH_SLACK);
-  let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(hdr(H_HIST), n);
+  let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(hdr(H_HIST), histSamples);
   const spread = Math.sqrt(w * h / maxCells);
   if (cs < spread) cs = spread;
   if (cs < (w + h) / maxCells) cs = (w + h) / maxCells; // everything on one line
