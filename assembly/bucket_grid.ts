@@ -337,6 +337,53 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   }
 }
 
+const CROWDED = 2;
+
+/** Tests like pairsAgainst, over records sorted by box left edge: stops at the first starting right of x1. */
+// @ts-ignore: decorator
+@inline function pairsSorted(
+  i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, x0: f32, y0: f32, x1: f32, y1: f32,
+  entp: i32, from: i32, to: i32, pairp: i32, cap: i32,
+): void {
+  for (let q = from; q < to; q++) {
+    const f = entp + q * ENTRY_BYTES;
+    const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
+    const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+    if (boxLo(k, x, a) > x1) break;
+    aabbTests++;
+    if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
+    narrowTests++;
+    if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
+      const j = tag & TAG_SLOT;
+      emitPair(pairp, cap, min(i, j), max(i, j));
+    }
+  }
+}
+
+/** Sorts each cell's entry records by box left edge (insertion sort: stable, and cells are short). */
+function sortCellsByLeft(cellsp: i32, entp: i32, ncells: i32): void {
+  let from = 0;
+  for (let c = 0; c < ncells; c++) {
+    const to = load<i32>(cellsp + (c << 2));
+    for (let p = from + 1; p < to; p++) {
+      const e = entp + p * ENTRY_BYTES;
+      const tag = load<i32>(e), x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16), cell = load<i32>(e, 20);
+      const key = boxLo(tag >>> KIND_SHIFT, x, a);
+      let q = p;
+      while (q > from) {
+        const f = entp + (q - 1) * ENTRY_BYTES;
+        if (!(boxLo(load<i32>(f) >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 12)) > key)) break;
+        memory.copy(f + ENTRY_BYTES, f, ENTRY_BYTES);
+        q--;
+      }
+      if (q == p) continue;
+      const g = entp + q * ENTRY_BYTES;
+      store<i32>(g, tag); store<f32>(g, x, 4); store<f32>(g, y, 8); store<f32>(g, a, 12); store<f32>(g, b, 16); store<i32>(g, cell, 20);
+    }
+    from = to;
+  }
+}
+
 /**
  * Sorts the large list by box left edge (Shell sort in place, Ciura's gaps: no scratch, and the
  * baseline runs the same comparisons, so both order the list alike), for the sweep in largePairs.
@@ -396,7 +443,11 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   // Small against small: each entity against the rest of its cell and the half stencil (E, then
   // SW-S-SE, contiguous in the entry list). The walk goes over the entries, not the cells, so
-  // empty cells cost nothing; the padding column and row make the runs two loads each.
+  // empty cells cost nothing; the padding column and row make the runs two loads each. Crowded
+  // cells (more than CROWDED small entities per cell on average: long thin boxes in cells sized
+  // for their length) are sorted by left edge first, and each cell's walk is cut short.
+  const crowded = small > cols * rows * CROWDED;
+  if (crowded) sortCellsByLeft(cellsp, entp, (rows + 1) * pitch);
   for (let p = 0; p < small; p++) {
     const e = entp + p * ENTRY_BYTES;
     const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
@@ -405,6 +456,17 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
     const east = load<i32>(cellsp + ((c + 1) << 2));
     const below0 = load<i32>(cellsp + ((c + pitch - 2) << 2)), below1 = load<i32>(cellsp + ((c + pitch + 1) << 2));
+    if (crowded) {
+      // Each cell sorted by left edge: a cell's walk stops at the first box starting right of this one.
+      const end = load<i32>(cellsp + (c << 2));
+      const s0 = load<i32>(cellsp + ((c + pitch - 1) << 2)), s1 = load<i32>(cellsp + ((c + pitch) << 2));
+      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, end, pairp, cap);
+      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, end, east, pairp, cap);
+      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, s0, pairp, cap);
+      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, s0, s1, pairp, cap);
+      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, s1, below1, pairp, cap);
+      continue;
+    }
     pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap); // the rest of this cell, then E
     pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap);
   }

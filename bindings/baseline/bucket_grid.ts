@@ -16,6 +16,8 @@ import type { Kernel } from "../kernel.js";
 // Ciura's Shell sort gaps, extended by x2.25, largest first (as the core).
 // Past this many slots the size histogram counts every eighth selected entity (as the core).
 const HIST_SAMPLE_FROM = 4096;
+// Above this many small entities per cell on average, cells are sorted by left edge (as the core).
+const CROWDED = 2;
 
 const SHELL_GAPS = [1355339, 602373, 267721, 118987, 52883, 23504, 10446, 4643, 1750, 701, 301, 132, 57, 23, 10, 4, 1];
 
@@ -295,6 +297,52 @@ export class BaselineKernel implements Kernel {
     }
   }
 
+  /** As pairsAgainst, over records sorted by box left edge: stops at the first starting right of x1 (as the core). */
+  private pairsSorted(
+    i: number, ki: number, xi: number, yi: number, ai: number, bi: number,
+    x0: number, y0: number, x1: number, y1: number, entw: number, from: number, to: number, pairw: number, cap: number,
+  ): void {
+    const f32 = this.f32, i32 = this.i32;
+    for (let q = from; q < to; q++) {
+      const f = entw + q * ENTRY_WORDS;
+      const tag = i32[f], k = tag >>> KIND_SHIFT;
+      const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
+      if (boxLo(k, x, a) > x1) break;
+      this.aabbTests++;
+      if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
+      this.narrowTests++;
+      if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
+        const j = tag & TAG_SLOT;
+        this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
+      }
+    }
+  }
+
+  /** Sorts each cell's entry records by box left edge: the core's stable insertion sort. */
+  private sortCellsByLeft(cellsw: number, entw: number, ncells: number): void {
+    const i32 = this.i32, f32 = this.f32;
+    let from = 0;
+    for (let c = 0; c < ncells; c++) {
+      const to = i32[cellsw + c];
+      for (let p = from + 1; p < to; p++) {
+        const e = entw + p * ENTRY_WORDS;
+        const tag = i32[e], x = f32[e + 1], y = f32[e + 2], a = f32[e + 3], b = f32[e + 4], cell = i32[e + 5];
+        const key = boxLo(tag >>> KIND_SHIFT, x, a);
+        let q = p;
+        while (q > from) {
+          const f = entw + (q - 1) * ENTRY_WORDS;
+          if (!(boxLo(i32[f] >>> KIND_SHIFT, f32[f + 1], f32[f + 3]) > key)) break;
+          i32.copyWithin(f + ENTRY_WORDS, f, f + ENTRY_WORDS);
+          q--;
+        }
+        if (q === p) continue;
+        const g = entw + q * ENTRY_WORDS;
+        i32[g] = tag; f32[g + 1] = x; f32[g + 2] = y; f32[g + 3] = a; f32[g + 4] = b; i32[g + 5] = cell;
+      }
+      from = to;
+    }
+  }
+
   /** Slot i (box x0..y1) against large-list entries [from, to); emits (lo, hi) slot pairs. */
   /** Sorts the large list by box left edge: the core's Shell sort, same gaps, same comparisons. */
   private sortLargeByLeft(large: number): void {
@@ -344,13 +392,25 @@ export class BaselineKernel implements Kernel {
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
-    // Over the entries, not the cells, with the padded cell table (as the core).
+    // Over the entries, not the cells, with the padded cell table; crowded cells sorted by left
+    // edge and their walks cut short (as the core).
+    const crowded = small > cols * rows * CROWDED;
+    if (crowded) this.sortCellsByLeft(cellsw, entw, (rows + 1) * pitch);
     for (let p = 0; p < small; p++) {
       const e = entw + p * ENTRY_WORDS;
       const tag = i32[e], i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
       const x = f32[e + 1], y = f32[e + 2], a = f32[e + 3], b = f32[e + 4], c = i32[e + 5];
       const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
       const east = i32[cellsw + c + 1], below0 = i32[cellsw + c + pitch - 2], below1 = i32[cellsw + c + pitch + 1];
+      if (crowded) {
+        const end = i32[cellsw + c], s0 = i32[cellsw + c + pitch - 1], s1 = i32[cellsw + c + pitch];
+        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, end, pairw, cap);
+        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, end, east, pairw, cap);
+        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, s0, pairw, cap);
+        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, s0, s1, pairw, cap);
+        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, s1, below1, pairw, cap);
+        continue;
+      }
       this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, east, pairw, cap);
       this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, below1, pairw, cap);
     }
