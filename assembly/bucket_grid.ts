@@ -23,7 +23,7 @@ import {
   S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../bindings/layout";
 import { hdr, hdrF, setHdr, setHdrF } from "./header";
-import { overlapShapes, overlapSlots } from "./shapes";
+import { circleCircle, overlapShapes, overlapSlots, rectRect } from "./shapes";
 
 const MODE_PAIRS = 0; // write (self, j) into the pair buffer
 const MODE_FIRST = 1; // find the lowest-slot eligible hit
@@ -330,7 +330,7 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
     const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
     if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
     narrowTests++;
-    if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
+    if (overlapInline(ki, xi, yi, ai, bi, k, x, y, a, b)) {
       const j = tag & TAG_SLOT;
       emitPair(pairp, cap, min(i, j), max(i, j));
     }
@@ -353,7 +353,7 @@ const CROWDED = 2;
     aabbTests++;
     if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
     narrowTests++;
-    if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
+    if (overlapInline(ki, xi, yi, ai, bi, k, x, y, a, b)) {
       const j = tag & TAG_SLOT;
       emitPair(pairp, cap, min(i, j), max(i, j));
     }
@@ -382,6 +382,19 @@ function sortCellsByLeft(cellsp: i32, entp: i32, ncells: i32): void {
     }
     from = to;
   }
+}
+
+/**
+ * overlapShapes with the two same-kind tests the pair loops mostly meet (circle-circle,
+ * rect-rect) inline: the same f64 arithmetic, without a call per box overlap.
+ */
+// @ts-ignore: decorator
+@inline function overlapInline(ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, k: i32, x: f32, y: f32, a: f32, b: f32): bool {
+  if (ki == k && k == KIND_CIRCLE) return circleCircle(xi, yi, ai, x, y, a);
+  if (ki == k && k == KIND_RECT) {
+    return rectRect(xi, yi, <f64>xi + <f64>ai, <f64>yi + <f64>bi, x, y, <f64>x + <f64>a, <f64>y + <f64>b);
+  }
+  return overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b);
 }
 
 /**
