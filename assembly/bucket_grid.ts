@@ -10,7 +10,12 @@
 //   neighbours, so self pairs test each cell against itself and four neighbours (the half
 //   stencil), and every pair is met exactly once: no duplicates to filter.
 // - The few "large" entities (wider than that) stay out of the cells, in a list; each is tested
-//   against the cells its box can reach, and against the other large ones directly.
+//   against the cells its box can reach, and against the other large ones by sort and sweep.
+// - What this machine measured (2 GHz, V8's wasm tiers): a frame is bound by instructions and
+//   mispredicted branches in the passes, and by random writes in the counting sort past 10k
+//   entities. So boxes stay in locals (V8 keeps wasm globals in memory), tests are bitwise with
+//   one branch, the pair walk goes over entries rather than over (mostly empty) cells, and the
+//   cell table is padded so a neighbour run is two loads with no edge tests.
 // - The grid covers the bounding box of what it holds, with at most CELLS_PER_ENTITY cells per
 //   entity. A pile of entities in one cell costs what brute force costs, never more.
 // - "Small" is decided with the same monotone cellOf() the queries use, never with a float
