@@ -5,7 +5,7 @@
 // mean ms per frame over FRAMES frames, so a noisy machine's slow spells drop out. Both cores must
 // report the same pair counts first. Writes bench/results/simd.md.
 //
-// Knobs: BENCH_ROUNDS (default 10), BENCH_SIZES (default 10000,100000).
+// Knobs: BENCH_ROUNDS (default 20; a run takes about 3 minutes), BENCH_SIZES (default 10000,100000).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { createWorld } from "../bindings/node.js";
@@ -19,7 +19,7 @@ const results = new URL("../../bench/results/", import.meta.url);
 const CORES = [["scalar", "hitcore.wasm"], ["SIMD", "hitcore-simd.wasm"]] as const;
 const WORLDS = 3;
 const FRAMES = 8;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
 
 interface Run { step(): void; frame(): number }
