@@ -125,17 +125,65 @@ function autoCellSize(histp: i32, n: i32): f64 {
 /**
  * Pass 1: select (slots into H_SEL, in slot order), bounds and size histogram; returns how many
  * were selected. Past HIST_SAMPLE_FROM slots the histogram counts every eighth selected entity: it
- * only picks the cell size, and a sample of thousands picks the same percentile bucket.
+ * only picks the cell size, and a sample of thousands picks the same percentile bucket. The bounds
+ * leave with +0 for -0: the SIMD build keeps a minimum per lane, and which zero a slot-order scan
+ * meets first is lost there (the sign of the origin changes no cell).
  */
 function selectPass(count: i32, mask: u32): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const selp = hdr(H_SEL), histp = hdr(H_HIST);
   memory.fill(histp, 0, HIST_BUCKETS << 2);
-  let n = 0;
+  let n = 0, i = 0;
   const sample = count >= HIST_SAMPLE_FROM ? 7 : 0;
   let x0m = Infinity as f32, y0m = Infinity as f32, x1m = -Infinity as f32, y1m = -Infinity as f32;
-  for (let i = 0; i < count; i++) {
+  if (ASC_FEATURE_SIMD) {
+    // Four slots at a time: the boxes by lane (kinds as lane masks instead of selects), the
+    // bounds as four minima per side, and two branches per four slots where the scalar loop has
+    // three or four per slot. Lanes leave the registers only to be written to the selection list
+    // and the histogram, in slot order, so the result is the scalar loop's.
+    const lanes = memory.data(16, 16);
+    const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    const inf = f32x4.splat(Infinity), ninf = f32x4.splat(-Infinity), iota = i32x4(0, 1, 2, 3);
+    let x0v = inf, y0v = inf, x1v = ninf, y1v = ninf;
+    for (; i + 4 <= count; i += 4) {
+      const k = kinds4(kp + i);
+      const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
+      const liveBits = i32x4.bitmask(live);
+      if (liveBits == 0) continue;
+      const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
+      const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
+      const isCircle = i32x4.eq(k, circle), isRect = i32x4.eq(k, rect);
+      const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle));
+      const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, v128.bitselect(b, ac, isRect));
+      // boxOk by lane.
+      const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
+      const ok = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, isRect), zero)));
+      // pmin(m, v) is `v < m ? v : m`, the scalar loop's select, lane by lane.
+      x0v = f32x4.pmin(x0v, v128.bitselect(x0, inf, ok));
+      y0v = f32x4.pmin(y0v, v128.bitselect(y0, inf, ok));
+      x1v = f32x4.pmax(x1v, v128.bitselect(x1, ninf, ok));
+      y1v = f32x4.pmax(y1v, v128.bitselect(y1, ninf, ok));
+      const dx = f32x4.sub(x1, x0), dy = f32x4.sub(y1, y0);
+      v128.store(lanes, i32x4.shl(i32x4.shr_u(v128.bitselect(dx, dy, f32x4.gt(dx, dy)), 23), 2));
+      const okBits = i32x4.bitmask(ok);
+      if (okBits == 0b1111) {
+        v128.store(selp + (n << 2), i32x4.add(i32x4.splat(i), iota));
+        for (let l = -n & sample; l < 4; l += sample + 1) bump(histp + load<i32>(lanes + (l << 2)));
+        n += 4;
+        continue;
+      }
+      for (let bits = okBits; bits != 0; bits &= bits - 1) {
+        const l = ctz(bits);
+        store<i32>(selp + (n << 2), i + l);
+        if ((n & sample) == 0) bump(histp + load<i32>(lanes + (l << 2)));
+        n++;
+      }
+      for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
+    }
+    x0m = min4(x0v, false); y0m = min4(y0v, false); x1m = min4(x1v, true); y1m = min4(y1v, true);
+  }
+  for (; i < count; i++) {
     const k = <i32>load<u8>(kp + i);
     if ((load<u32>(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
@@ -150,14 +198,39 @@ function selectPass(count: i32, mask: u32): i32 {
     y1m = select<f32>(y1, y1m, y1 > y1m);
     if ((n & sample) == 0) {
       const extent = select<f32>(x1 - x0, y1 - y0, x1 - x0 > y1 - y0);
-      const hp = histp + ((reinterpret<u32>(extent) >> 23) << 2);
-      store<i32>(hp, load<i32>(hp) + 1);
+      bump(histp + ((reinterpret<u32>(extent) >> 23) << 2));
     }
     n++;
   }
   histSamples = (n + sample) >> (sample == 0 ? 0 : 3);
-  minX = x0m; minY = y0m; maxX = x1m; maxY = y1m;
+  minX = x0m + 0; minY = y0m + 0; maxX = x1m + 0; maxY = y1m + 0; // -0 + 0 is +0
   return n;
+}
+
+// @ts-ignore: decorator
+@inline function bump(p: i32): void {
+  store<i32>(p, load<i32>(p) + 1);
+}
+
+/** The kinds (u8) of four consecutive slots, one per i32 lane. */
+// @ts-ignore: decorator
+@inline function kinds4(p: i32): v128 {
+  return i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load32_zero(p)));
+}
+
+/** The sum of four i32 lanes. */
+// @ts-ignore: decorator
+@inline function sum4(v: v128): i32 {
+  return i32x4.extract_lane(v, 0) + i32x4.extract_lane(v, 1) + i32x4.extract_lane(v, 2) + i32x4.extract_lane(v, 3);
+}
+
+/** The least (or with `most`, the greatest) of four f32 lanes, by plain compares. */
+// @ts-ignore: decorator
+@inline function min4(v: v128, most: bool): f32 {
+  const h = f32x4.shuffle(v, v, 2, 3, 0, 1);
+  const w = most ? f32x4.pmax(v, h) : f32x4.pmin(v, h);
+  const l0 = f32x4.extract_lane(w, 0), l1 = f32x4.extract_lane(w, 1);
+  return most ? select<f32>(l1, l0, l1 > l0) : select<f32>(l1, l0, l1 < l0);
 }
 
 /**
@@ -189,8 +262,60 @@ function homePass(n: i32, inv: f32): i32 {
   const boxp = hdr(H_BOX), selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, homep = hdr(H_HOME), largep = hdr(H_LARGE);
   const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY;
   memory.fill(cellsp - 4, 0, (pitch * (rows + 1) + 1) << 2);
-  let large = 0;
-  for (let s = 0; s < n; s++) {
+  let large = 0, s = 0;
+  if (ASC_FEATURE_SIMD) {
+    // Four entities at a time: boxes and the four cellOf of each by lane, the small test by lane,
+    // homes stored as one vector; only the count increments go one by one. Four consecutive
+    // slots (the common case: a mask that takes most entities) load as vectors, others gather.
+    const lanes = memory.data(80, 16);
+    const circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT), one = i32x4.splat(1);
+    const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv);
+    const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
+    for (; s + 4 <= n; s += 4) {
+      const sel = v128.load(selp + (s << 2));
+      const i0 = i32x4.extract_lane(sel, 0);
+      let k: v128, x: v128, y: v128, a: v128, b: v128;
+      if (i32x4.extract_lane(sel, 3) - i0 == 3) {
+        k = kinds4(kp + i0);
+        x = v128.load(xp + (i0 << 2)); y = v128.load(yp + (i0 << 2));
+        a = v128.load(ap + (i0 << 2)); b = v128.load(bp + (i0 << 2));
+      } else {
+        const i1 = i32x4.extract_lane(sel, 1), i2 = i32x4.extract_lane(sel, 2), i3 = i32x4.extract_lane(sel, 3);
+        k = gatherU8(kp, i0, i1, i2, i3);
+        x = gather(xp, i0, i1, i2, i3); y = gather(yp, i0, i1, i2, i3);
+        a = gather(ap, i0, i1, i2, i3); b = gather(bp, i0, i1, i2, i3);
+      }
+      const isCircle = i32x4.eq(k, circle);
+      const ac = v128.and(a, isCircle);
+      const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac);
+      const x1 = f32x4.add(x, v128.and(a, i32x4.ge_u(k, circle))), y1 = f32x4.add(y, v128.bitselect(b, ac, i32x4.eq(k, rect)));
+      const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invv, lastRow);
+      const big = v128.or(i32x4.gt_s(i32x4.sub(cellsOf(x1, oxv, invv, lastCol), c0x), one), i32x4.gt_s(i32x4.sub(cellsOf(y1, oyv, invv, lastRow), c0y), one));
+      const home = v128.or(i32x4.add(i32x4.mul(c0y, pitchv), c0x), big); // -1 for the large
+      v128.store(homep + (s << 2), home);
+      const bigBits = i32x4.bitmask(big);
+      if (bigBits == 0) {
+        bump(cellsp + (i32x4.extract_lane(home, 0) << 2));
+        bump(cellsp + (i32x4.extract_lane(home, 1) << 2));
+        bump(cellsp + (i32x4.extract_lane(home, 2) << 2));
+        bump(cellsp + (i32x4.extract_lane(home, 3) << 2));
+        continue;
+      }
+      v128.store(lanes, x0); v128.store(lanes, y0, 16); v128.store(lanes, x1, 32); v128.store(lanes, y1, 48); v128.store(lanes, home, 64);
+      for (let l = 0; l < 4; l++) {
+        const f = lanes + (l << 2);
+        if ((bigBits & (1 << l)) == 0) { bump(cellsp + (load<i32>(f, 64) << 2)); continue; }
+        const o = boxp + ((s + l) << 4);
+        store<f32>(o, load<f32>(f));
+        store<f32>(o, load<f32>(f, 16), 4);
+        store<f32>(o, load<f32>(f, 32), 8);
+        store<f32>(o, load<f32>(f, 48), 12);
+        store<i32>(largep + (large << 2), s + l);
+        large++;
+      }
+    }
+  }
+  for (; s < n; s++) {
     const i = load<i32>(selp + (s << 2)), k = <i32>load<u8>(kp + i);
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
@@ -210,10 +335,30 @@ function homePass(n: i32, inv: f32): i32 {
     }
     const c = c0y * pitch + c0x;
     store<i32>(homep + (s << 2), c);
-    const p = cellsp + (c << 2);
-    store<i32>(p, load<i32>(p) + 1);
+    bump(cellsp + (c << 2));
   }
   return large;
+}
+
+/** cellOf by lane (trunc_sat is the scalar conversion; lanes below 1 become 0 as there). */
+// @ts-ignore: decorator
+@inline function cellsOf(v: v128, origin: v128, inv: v128, last: v128): v128 {
+  const t = f32x4.mul(f32x4.sub(v, origin), inv);
+  return i32x4.min_s(v128.andnot(i32x4.trunc_sat_f32x4_s(t), f32x4.lt(t, f32x4.splat(1))), last);
+}
+
+/** The f32s of four slots in one vector. */
+// @ts-ignore: decorator
+@inline function gather(p: i32, i0: i32, i1: i32, i2: i32, i3: i32): v128 {
+  const v = f32x4.replace_lane(f32x4.splat(load<f32>(p + (i0 << 2))), 1, load<f32>(p + (i1 << 2)));
+  return f32x4.replace_lane(f32x4.replace_lane(v, 2, load<f32>(p + (i2 << 2))), 3, load<f32>(p + (i3 << 2)));
+}
+
+/** The u8s of four slots, one per i32 lane. */
+// @ts-ignore: decorator
+@inline function gatherU8(p: i32, i0: i32, i1: i32, i2: i32, i3: i32): v128 {
+  const v = i32x4.replace_lane(i32x4.splat(<i32>load<u8>(p + i0)), 1, <i32>load<u8>(p + i1));
+  return i32x4.replace_lane(i32x4.replace_lane(v, 2, <i32>load<u8>(p + i2)), 3, <i32>load<u8>(p + i3));
 }
 
 /** Exclusive prefix sum: each cell's count becomes its first entry. */
@@ -235,23 +380,62 @@ function prefixSum(ncells: i32): void {
 function scatterPass(n: i32): void {
   const homep = hdr(H_HOME), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), selp = hdr(H_SEL);
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  for (let s = 0; s < n; s++) {
-    const c = load<i32>(homep + (s << 2));
-    if (c < 0) continue;
-    const i = load<i32>(selp + (s << 2));
-    const p = cellsp + (c << 2);
-    const pos = load<i32>(p);
-    store<i32>(p, pos + 1);
-    // A copy of the shape and its cell travels with the slot: the pair loops then read memory in
-    // order and never gather from the stores, where each gather cost a cache miss.
-    const e = entp + pos * ENTRY_BYTES;
-    store<i32>(e, i | (<i32>load<u8>(kp + i) << KIND_SHIFT));
-    store<f32>(e, load<f32>(xp + (i << 2)), 4);
-    store<f32>(e, load<f32>(yp + (i << 2)), 8);
-    store<f32>(e, load<f32>(ap + (i << 2)), 12);
-    store<f32>(e, load<f32>(bp + (i << 2)), 16);
-    store<i32>(e, c, 20);
+  let s = 0;
+  if (ASC_FEATURE_SIMD) {
+    // Four consecutive slots load as four vectors, transposed into four (x, y, a, b) records:
+    // one store per record where the scalar loop has four loads and four stores.
+    for (; s + 4 <= n; s += 4) {
+      const i = load<i32>(selp + (s << 2));
+      if (load<i32>(selp + (s << 2), 12) - i != 3) {
+        for (let t = s; t < s + 4; t++) scatterOne(t, homep, cellsp, entp, selp, kp, xp, yp, ap, bp);
+        continue;
+      }
+      const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
+      const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
+      const xy01 = f32x4.shuffle(x, y, 0, 4, 1, 5), ab01 = f32x4.shuffle(a, b, 0, 4, 1, 5);
+      const xy23 = f32x4.shuffle(x, y, 2, 6, 3, 7), ab23 = f32x4.shuffle(a, b, 2, 6, 3, 7);
+      const kinds = load<u32>(kp + i);
+      scatterRecord(s, i, kinds, f32x4.shuffle(xy01, ab01, 0, 1, 4, 5), homep, cellsp, entp);
+      scatterRecord(s + 1, i + 1, kinds >> 8, f32x4.shuffle(xy01, ab01, 2, 3, 6, 7), homep, cellsp, entp);
+      scatterRecord(s + 2, i + 2, kinds >> 16, f32x4.shuffle(xy23, ab23, 0, 1, 4, 5), homep, cellsp, entp);
+      scatterRecord(s + 3, i + 3, kinds >> 24, f32x4.shuffle(xy23, ab23, 2, 3, 6, 7), homep, cellsp, entp);
+    }
   }
+  for (; s < n; s++) scatterOne(s, homep, cellsp, entp, selp, kp, xp, yp, ap, bp);
+}
+
+/** Scatters selected entity s (if small) into its cell's next entry. */
+// @ts-ignore: decorator
+@inline function scatterOne(s: i32, homep: i32, cellsp: i32, entp: i32, selp: i32, kp: i32, xp: i32, yp: i32, ap: i32, bp: i32): void {
+  const c = load<i32>(homep + (s << 2));
+  if (c < 0) return;
+  const i = load<i32>(selp + (s << 2));
+  const p = cellsp + (c << 2);
+  const pos = load<i32>(p);
+  store<i32>(p, pos + 1);
+  // A copy of the shape and its cell travels with the slot: the pair loops then read memory in
+  // order and never gather from the stores, where each gather cost a cache miss.
+  const e = entp + pos * ENTRY_BYTES;
+  store<i32>(e, i | (<i32>load<u8>(kp + i) << KIND_SHIFT));
+  store<f32>(e, load<f32>(xp + (i << 2)), 4);
+  store<f32>(e, load<f32>(yp + (i << 2)), 8);
+  store<f32>(e, load<f32>(ap + (i << 2)), 12);
+  store<f32>(e, load<f32>(bp + (i << 2)), 16);
+  store<i32>(e, c, 20);
+}
+
+/** scatterOne with slot i's (x, y, a, b) already in one vector and its kind in the low byte of `kind`. */
+// @ts-ignore: decorator
+@inline function scatterRecord(s: i32, i: i32, kind: u32, xyab: v128, homep: i32, cellsp: i32, entp: i32): void {
+  const c = load<i32>(homep + (s << 2));
+  if (c < 0) return;
+  const p = cellsp + (c << 2);
+  const pos = load<i32>(p);
+  store<i32>(p, pos + 1);
+  const e = entp + pos * ENTRY_BYTES;
+  store<i32>(e, i | ((kind & 0xff) << KIND_SHIFT));
+  v128.store(e, xyab, 4);
+  store<i32>(e, c, 20);
 }
 
 /** Builds the grid over live entities with (groups & mask) != 0 among slots [0, count); returns how many it holds. */
@@ -583,8 +767,20 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
 /** Live slots in [0, count) in maskA (the high half of the result) and in maskB (the low half), in one pass. */
 function liveInBoth(count: i32, maskA: u32, maskB: u32): i64 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
-  let na = 0, nb = 0;
-  for (let i = 0; i < count; i++) {
+  let na = 0, nb = 0, i = 0;
+  if (ASC_FEATURE_SIMD) {
+    // Four slots at a time, each count kept by lane (a true lane is -1: subtracting counts it).
+    const zero = i32x4.splat(0), av = i32x4.splat(maskA), bv = i32x4.splat(maskB);
+    let ca = zero, cb = zero;
+    for (; i + 4 <= count; i += 4) {
+      const g = v128.load(gp + (i << 2));
+      const dead = i32x4.eq(kinds4(kp + i), zero);
+      ca = i32x4.sub(ca, v128.andnot(i32x4.ne(v128.and(g, av), zero), dead));
+      cb = i32x4.sub(cb, v128.andnot(i32x4.ne(v128.and(g, bv), zero), dead));
+    }
+    na = sum4(ca); nb = sum4(cb);
+  }
+  for (; i < count; i++) {
     const g = load<u32>(gp + (i << 2)), live = <i32>(load<u8>(kp + i) != KIND_NONE);
     na += live & <i32>((g & maskA) != 0);
     nb += live & <i32>((g & maskB) != 0);
@@ -608,6 +804,10 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
   const large = hdr(G_LARGE), largep = hdr(H_LARGE), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   let visited = 0, tests = 0;
   for (let i = 0; i < count; i++) {
+    if (ASC_FEATURE_SIMD) {
+      // The probing side is often a few percent of the slots: four outside the mask cost one test.
+      if ((i & 3) == 0 && i + 4 <= count && !v128.any_true(v128.and(v128.load(gp + (i << 2)), i32x4.splat(mask)))) { i += 3; continue; }
+    }
     const ki = <i32>load<u8>(kp + i);
     if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
     const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));

@@ -12,21 +12,22 @@ export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
 export * from "./casts.js";
-export type { CreateOptions, WasmSource } from "./create.js";
+export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
 async function fromUrl(url: string): Promise<WebAssembly.Module> {
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`hitcore: could not fetch the core from ${url} (HTTP ${response.status}). Pass options.wasm with the URL your bundler gives hitcore.wasm.`);
+  if (!response.ok) throw new Error(`hitcore: could not fetch the core from ${url} (HTTP ${response.status}). Pass options.wasm with the URL your bundler gives hitcore.wasm (or hitcore-simd.wasm).`);
   // Servers that do not send application/wasm cannot stream; compile the bytes instead.
   if (response.headers.get("content-type")?.startsWith("application/wasm")) return WebAssembly.compileStreaming(response);
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
-function load(source: WasmSource | undefined): Promise<WebAssembly.Module> {
+function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
   if (source === undefined || source instanceof URL || typeof source === "string") {
-    const url = String(source ?? new URL("./hitcore.wasm", import.meta.url));
+    // Each URL written out whole inside new URL(...): bundlers find and copy both files only so.
+    const url = String(source ?? (simd ? new URL("./hitcore-simd.wasm", import.meta.url) : new URL("./hitcore.wasm", import.meta.url)));
     let module = compiled.get(url);
     if (!module) {
       module = fromUrl(url);
@@ -37,7 +38,7 @@ function load(source: WasmSource | undefined): Promise<WebAssembly.Module> {
   return compileSource(source);
 }
 
-/** Creates a world. The wasm backend (default) fetches and compiles the core once per URL; `backend: "js"` needs no wasm. */
+/** Creates a world. The wasm backend (default) fetches and compiles the core once per URL (the SIMD build where the engine has SIMD, unless `simd: false`); `backend: "js"` needs no wasm. */
 export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
 }

@@ -1,15 +1,40 @@
 // createWorld, shared by the node and browser entries: they differ only in how the module is fetched.
 import { BaselineKernel } from "./baseline/bucket_grid.js";
 import type { Kernel } from "./kernel.js";
+import { describe } from "./validate.js";
 import { wasmKernel } from "./wasm_kernel.js";
 import { HitcoreError, World, type WorldOptions } from "./world.js";
 
 /** Where the compiled core comes from: a compiled module, its bytes, or a URL (browser entry). */
 export type WasmSource = WebAssembly.Module | BufferSource | URL | string;
 
-export interface CreateOptions extends WorldOptions {
-  /** The core to use instead of the packaged hitcore.wasm (bundlers that relocate assets, tests). */
+/** Which core the wasm backend runs; every create* entry takes these. */
+export interface CoreOptions {
+  /** The core to use instead of the packaged one (bundlers that relocate assets, tests). */
   wasm?: WasmSource;
+  /**
+   * The packaged core is hitcore-simd.wasm (wasm SIMD in the grid's build passes) when the engine
+   * validates SIMD, and hitcore.wasm otherwise; `false` always takes hitcore.wasm (to compare the
+   * two, or to sidestep an engine's SIMD bug). Both give identical results. Ignored with `wasm`.
+   */
+  simd?: boolean;
+}
+
+export interface CreateOptions extends WorldOptions, CoreOptions {}
+
+// The smallest module that needs SIMD: one function returning i8x16.splat(i32.const 0) as a v128.
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
+  0x03, 0x02, 0x01, 0x00, // function section: one function of type 0
+  0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x0b, // code: i32.const 0, i8x16.splat, end
+]);
+let simd: boolean | undefined;
+
+/** Whether this engine runs wasm SIMD (so the packaged core is hitcore-simd.wasm); checked once. */
+export function simdSupported(): boolean {
+  simd ??= WebAssembly.validate(SIMD_PROBE);
+  return simd;
 }
 
 
@@ -18,26 +43,31 @@ export async function compileSource(source: WebAssembly.Module | BufferSource): 
   return source instanceof WebAssembly.Module ? source : WebAssembly.compile(source);
 }
 
-/** Loads the compiled core for the wasm backend: the node and browser entries each supply one. */
-export type CoreLoader = (source: WasmSource | undefined) => Promise<WebAssembly.Module>;
+/**
+ * Loads the compiled core for the wasm backend: the node and browser entries each supply one.
+ * Without a source it loads the packaged core: hitcore-simd.wasm if `simd`, else hitcore.wasm.
+ */
+export type CoreLoader = (source: WasmSource | undefined, simd: boolean) => Promise<WebAssembly.Module>;
 
 /**
  * A kernel for any part of the library on the chosen backend: a fresh instance of the core (wasm)
- * or the part's TS baseline over a memory of its own (js). Throws INVALID_OPTION for other names.
+ * or the part's TS baseline over a memory of its own (js). Throws INVALID_OPTION for other names,
+ * and for a `simd` that is not a boolean.
  */
 export async function kernelFor<K extends { readonly memory: WebAssembly.Memory }>(
   backend: unknown,
-  source: WasmSource | undefined,
+  core: CoreOptions,
   load: CoreLoader,
   baseline: (memory: WebAssembly.Memory) => K,
 ): Promise<K> {
-  if (backend === undefined || backend === "wasm") return wasmKernel<K>(await load(source));
+  if (core.simd !== undefined && typeof core.simd !== "boolean") throw new HitcoreError("INVALID_OPTION", `simd must be true or false, got ${describe(core.simd)}.`);
+  if (backend === undefined || backend === "wasm") return wasmKernel<K>(await load(core.wasm, core.simd !== false && simdSupported()));
   if (backend === "js") return baseline(new WebAssembly.Memory({ initial: 1 }));
   throw new HitcoreError("INVALID_OPTION", `backend must be "wasm" or "js", got ${String(backend)}.`);
 }
 
 /** Creates a world on the chosen backend; `load` supplies the packaged module for the wasm one. */
 export async function createWorldWith(options: CreateOptions, load: CoreLoader): Promise<World> {
-  const kernel = await kernelFor<Kernel>(options.backend, options.wasm, load, (memory) => new BaselineKernel(memory));
+  const kernel = await kernelFor<Kernel>(options.backend, options, load, (memory) => new BaselineKernel(memory));
   return new World(kernel, options.backend ?? "wasm", options);
 }

@@ -13,11 +13,16 @@ export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
 export * from "./casts.js";
-export type { CreateOptions, WasmSource } from "./create.js";
+export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
 let packaged: Promise<WebAssembly.Module> | null = null;
+let packagedSimd: Promise<WebAssembly.Module> | null = null;
 
-async function load(source: WasmSource | undefined): Promise<WebAssembly.Module> {
+async function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
+  if (source === undefined && simd) {
+    packagedSimd ??= readFile(new URL("./hitcore-simd.wasm", import.meta.url)).then((bytes) => WebAssembly.compile(bytes));
+    return packagedSimd;
+  }
   if (source === undefined) {
     packaged ??= readFile(new URL("./hitcore.wasm", import.meta.url)).then((bytes) => WebAssembly.compile(bytes));
     return packaged;
@@ -28,7 +33,7 @@ async function load(source: WasmSource | undefined): Promise<WebAssembly.Module>
   return compileSource(source);
 }
 
-/** Creates a world. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
+/** Creates a world. The wasm backend (default) compiles the core once per process (the SIMD build where the engine has SIMD, unless `simd: false`); `backend: "js"` needs no wasm. */
 export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
 }

@@ -17,7 +17,7 @@
 //   results     i32[max(S, P, 1)]      ids of the last point query
 //   extents     f32[4 * P]             min x, min y, max x, max y per polyhedron (+-Infinity: unbounded)
 import { BaselinePlatformsKernel } from "./baseline/platforms.js";
-import { kernelFor, type CoreLoader, type WasmSource } from "./create.js";
+import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import { PLATFORMS_HEADER } from "./layout.js";
 import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
@@ -767,13 +767,10 @@ export class Platforms {
   }
 }
 
-export interface CreatePlatformsOptions extends PlatformsOptions {
-  /** The core to use instead of the packaged hitcore.wasm (bundlers that relocate assets, tests). */
-  wasm?: WasmSource;
-}
+export interface CreatePlatformsOptions extends PlatformsOptions, CoreOptions {}
 
 /** Creates platforms on the chosen backend; `load` supplies the packaged module for the wasm one. */
 export async function createPlatformsWith(options: CreatePlatformsOptions, load: CoreLoader): Promise<Platforms> {
-  const kernel = await kernelFor<PlatformsKernel>(options.backend, options.wasm, load, (memory) => new BaselinePlatformsKernel(memory));
+  const kernel = await kernelFor<PlatformsKernel>(options.backend, options, load, (memory) => new BaselinePlatformsKernel(memory));
   return new Platforms(kernel, options.backend ?? "wasm", options);
 }

@@ -12,7 +12,7 @@ import { align16, checkCoord, checkSize, describe, HitcoreError } from "./valida
 import type { Backend, World } from "./world.js";
 import { KIND_CIRCLE, KIND_POINT } from "./layout.js";
 import { RectsBaseline, type RectsKernel } from "./baseline/rect_level.js";
-import { kernelFor, type CoreLoader, type WasmSource } from "./create.js";
+import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT,
   IN_RIGHT, MAX_DEPTH, MIRROR_X, MIRROR_Y, PF_HIT, PF_INSIDE, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
@@ -82,14 +82,11 @@ export interface RectLevelOptions {
   character?: Partial<CharacterConfig>;
 }
 
-export interface CreateRectLevelOptions extends RectLevelOptions {
-  /** The core to use instead of the packaged hitcore.wasm (bundlers that relocate assets, tests). */
-  wasm?: WasmSource;
-}
+export interface CreateRectLevelOptions extends RectLevelOptions, CoreOptions {}
 
 /** Creates a level on the chosen backend; `load` supplies the packaged module (the node and browser entries). */
 export async function createRectLevelWith(options: CreateRectLevelOptions, load: CoreLoader): Promise<RectLevel> {
-  const kernel = await kernelFor<RectsKernel>(options.backend, options.wasm, load, (memory) => new RectsBaseline(memory));
+  const kernel = await kernelFor<RectsKernel>(options.backend, options, load, (memory) => new RectsBaseline(memory));
   return new RectLevel(kernel, options.backend ?? "wasm", options);
 }
 

@@ -20,7 +20,7 @@
 //   ctlF        f64[5C]        CF_*
 //   ctlI        i32[9C]        CI_*
 import { parseAsciiMap, type ParsedTileMap } from "./ascii_map.js";
-import { kernelFor, type CoreLoader, type WasmSource } from "./create.js";
+import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import { TILES_HEADER } from "./layout.js";
 import { BaselineTileKernel } from "./baseline/tile_controller.js";
 import { parseTiledMap, type TiledMap, type TiledOptions } from "./tiled.js";
@@ -82,11 +82,9 @@ export interface TileControllerTuning {
   coinScore: number; // 50
 }
 
-export interface TileMapOptions {
+export interface TileMapOptions extends CoreOptions {
   /** `wasm` (default) or `js`, the pure-TS baseline. */
   backend?: Backend;
-  /** The core to use instead of the packaged hitcore.wasm. */
-  wasm?: WasmSource;
   /** The map: the seed's ASCII rows (first line on top), a Tiled JSON map, or an empty cols x rows. */
   ascii?: readonly string[] | string;
   tiled?: unknown;
@@ -768,6 +766,6 @@ export async function createTileMapWith(options: TileMapOptions, load: CoreLoade
   // Parse and check the map first: a malformed map fails before any instance or memory exists.
   const map = parseMapOptions(options);
   if (options.wrap !== undefined && typeof options.wrap !== "boolean") throw new HitcoreError("INVALID_OPTION", `wrap must be a boolean, got ${describe(options.wrap)}.`);
-  const kernel = await kernelFor<TileKernel>(options.backend, options.wasm, load, (memory) => new BaselineTileKernel(memory));
+  const kernel = await kernelFor<TileKernel>(options.backend, options, load, (memory) => new BaselineTileKernel(memory));
   return new TileMap(kernel, options.backend ?? "wasm", map, options);
 }

@@ -3,8 +3,9 @@
 // enemy, and the HUD reports what that call costs. Changing the bullet count or the backend
 // builds a fresh world; everything inside the frame loop reuses preallocated state.
 import wasmUrl from "../dist/hitcore.wasm?url";
+import simdWasmUrl from "../dist/hitcore-simd.wasm?url";
 import { BULLET, BulletHell, ENEMY, PLAYER } from "../bench/scene.js";
-import { createWorld, type Backend, type World } from "../bindings/browser.js";
+import { createWorld, simdSupported, type Backend, type World } from "../bindings/browser.js";
 import { ShipControl } from "./input.js";
 import type { DemoProbe } from "./probe.js";
 import { Renderer, type GridOverlay, type Ship } from "./render.js";
@@ -43,7 +44,7 @@ const frameTimes = new SampleWindow();
 
 const probe: DemoProbe = {
   ready: false, frames: 0, hitsFrame: 0, hitsTotal: 0, collisionMs: NaN, renderMs: NaN, fps: 0,
-  bullets: 0, backend: "", shipHits: 0, errors: [],
+  bullets: 0, backend: "", core: "", shipHits: 0, errors: [],
 };
 window.__hitcore = probe;
 
@@ -103,9 +104,11 @@ async function start(bullets: number, backend: Backend): Promise<void> {
   const mine = ++generation;
   probe.ready = false;
   hud.textContent = `creating a ${backend} world with ${bullets.toLocaleString("en-US")} bullets…`;
+  // The cores come through Vite's ?url, so the page picks one as the packaged entry would.
+  const core = backend === "js" ? "" : simdSupported() ? "hitcore-simd.wasm" : "hitcore.wasm";
   try {
     // Exactly the entities below: no growth (which would replace the views) while loading.
-    const world = await createWorld({ backend, capacity: bullets + ENEMIES + 1, wasm: wasmUrl });
+    const world = await createWorld({ backend, capacity: bullets + ENEMIES + 1, wasm: core === "hitcore-simd.wasm" ? simdWasmUrl : wasmUrl });
     if (mine !== generation) return;
     const hell = new BulletHell(world, { bullets, enemies: ENEMIES, width: renderer.width, height: renderer.height });
     control.update(ship, 0, renderer.width, renderer.height);
@@ -119,7 +122,7 @@ async function start(bullets: number, backend: Backend): Promise<void> {
   collisionTimes.clear();
   renderTimes.clear();
   frameTimes.clear();
-  Object.assign(probe, { ready: true, frames: 0, hitsFrame: 0, hitsTotal: 0, shipHits: 0, bullets, backend });
+  Object.assign(probe, { ready: true, frames: 0, hitsFrame: 0, hitsTotal: 0, shipHits: 0, bullets, backend, core });
   lastFrame = 0;
   nextHud = 0;
 }
@@ -188,7 +191,7 @@ function showHud(): void {
     `render     ${p.renderMs.toFixed(2)} ms`,
     `hits       ${p.hitsFrame} now, ${p.hitsTotal.toLocaleString("en-US")} total`,
     `bullets    ${p.bullets.toLocaleString("en-US")} vs ${ENEMIES} enemies`,
-    `backend    ${p.backend}${p.backend === "wasm" ? "" : " (TS baseline)"}`,
+    `backend    ${p.backend}${p.backend === "wasm" ? ` (${p.core})` : " (TS baseline)"}`,
     `ship       ${shipTouches} touching, hit ${p.shipHits.toLocaleString("en-US")} frames`,
   ];
   if (grid.visible) lines.push(`grid       ${grid.cols} x ${grid.rows} cells of ${grid.cellSize.toFixed(0)}`);

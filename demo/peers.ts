@@ -30,7 +30,8 @@ declare global {
   }
 }
 
-// The SIMD core is optional (the lead's build adds dist/hitcore-simd.wasm): a glob finds it or nothing.
+// The SIMD core (dist/hitcore-simd.wasm, which `npm run build` writes) through a glob: a bundle
+// made from a scalar-only build still works, without the SIMD row.
 const simdUrl = Object.values(import.meta.glob<string>("../dist/hitcore-simd.wasm", { query: "?url", import: "default", eager: true }))[0];
 
 const probe: PeersProbe = { done: false, error: "", markdown: "", svg: "", log: [], results: [] };

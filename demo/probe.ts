@@ -16,6 +16,8 @@ export interface DemoProbe {
   fps: number;
   bullets: number;
   backend: string;
+  /** The core file the wasm backend runs ("hitcore-simd.wasm" where the browser has wasm SIMD); "" on js. */
+  core: string;
   /** Frames in which bullets touched the player's ship. */
   shipHits: number;
   /** Uncaught errors and failed world creations, oldest first (capped). */

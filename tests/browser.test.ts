@@ -45,7 +45,7 @@ describe.skipIf(!browserSuites)("bullet-hell demo in Chromium", () => {
     return { page, probe, hud, problems };
   }
 
-  it("runs 20k bullets on the wasm core", async () => {
+  it("runs 20k bullets on the wasm core (the SIMD build)", async () => {
     const { page, probe, hud, problems } = await runDemo("?bullets=20000&backend=wasm", 4000);
     await mkdir(artifacts, { recursive: true });
     await page.screenshot({ path: join(artifacts, "bullet-hell.png") });
@@ -55,6 +55,7 @@ describe.skipIf(!browserSuites)("bullet-hell demo in Chromium", () => {
     expect(probe.errors).toEqual([]);
     expect(probe.ready).toBe(true);
     expect(probe.backend).toBe("wasm");
+    expect(probe.core).toBe("hitcore-simd.wasm");
     expect(probe.bullets).toBeGreaterThanOrEqual(20000);
     // Headless Chromium without a GPU is slow; this only proves the loop keeps running.
     expect(probe.frames).toBeGreaterThan(20);
@@ -92,7 +93,7 @@ describe.skipIf(!browserSuites)("the browser entry, unbundled, on a page and in 
     return repoRoot;
   }, (b, o) => { browser = b; origin = o; });
 
-  it("stream-compiles the packaged core and answers on the page and in a worker", async () => {
+  it("stream-compiles the packaged core (SIMD where it validates) and answers on the page and in a worker", async () => {
     const { page, problems } = await watchedPage(browser!);
     await page.goto(`${origin}/tests/fixtures/embed.html`);
     await page.waitForFunction(() => (window as { __embed?: { ready: boolean } }).__embed?.ready === true, undefined, { timeout: 30_000 });
@@ -101,7 +102,11 @@ describe.skipIf(!browserSuites)("the browser entry, unbundled, on a page and in 
     expect(report.error).toBe("");
     expect(problems).toEqual([]);
     expect(report.main).toBe(1);
-    expect(report.streamed).toBe(1);
+    expect(report.scalar).toBe(1);
+    // Chromium has wasm SIMD: the entry picks hitcore-simd.wasm, and simd: false the scalar core.
+    expect(report.simd).toBe(true);
+    expect(report.cores).toEqual(["hitcore-simd.wasm", "hitcore.wasm"]);
+    expect(report.streamed).toBe(2);
     expect(report.worker).toBe(3);
   }, 60_000);
 });

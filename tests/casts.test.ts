@@ -4,7 +4,6 @@
 // the Minkowski sum of each shape and the box as halfspaces, Cyrus-Beck on the centre's segment)
 // agree exactly on seeded random scenes; a tunnelling trial checks the answers against geometry
 // computed another way (point in polygon, separating axes).
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { randomConvex, randomSurfaces } from "../bench/platform_levels.js";
 import { mulberry32 } from "../bench/scene.js";
@@ -13,17 +12,16 @@ import {
   STORE_NONE, STORE_PLATFORMS, STORE_RECTS, type CreatePlatformsOptions, type Platforms, type RectLevel,
 } from "../bindings/node.js";
 import { levelOf, pointInPolygon, type RefLevel } from "./platforms_reference.js";
-import { BACKENDS, type BackendName } from "./support.js";
+import { BACKENDS, backendOptions, type BackendName } from "./support.js";
 
-const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
 const f = Math.fround;
 
 async function platforms(backend: BackendName, options: CreatePlatformsOptions = {}): Promise<Platforms> {
-  return createPlatforms({ ...options, backend, wasm: await core });
+  return createPlatforms({ ...options, ...(await backendOptions(backend)) });
 }
 
 async function rectLevel(backend: BackendName): Promise<RectLevel> {
-  return createRectLevel({ backend, wasm: await core });
+  return createRectLevel({ ...(await backendOptions(backend)) });
 }
 
 // ---- the brute-force reference ---------------------------------------------------------------

@@ -8,6 +8,8 @@ import { browserSuites, repoRoot } from "./browser_support.js";
 export default async function setup(): Promise<void> {
   if (!browserSuites) return;
   // The demo imports the core that `npm run build` writes; the tests do not rebuild it.
-  if (!existsSync(join(repoRoot, "dist", "hitcore.wasm"))) throw new Error("dist/hitcore.wasm is missing; run `npm run build` first.");
+  for (const core of ["hitcore.wasm", "hitcore-simd.wasm"]) {
+    if (!existsSync(join(repoRoot, "dist", core))) throw new Error(`dist/${core} is missing; run \`npm run build\` first.`);
+  }
   await build({ configFile: join(repoRoot, "demo", "vite.config.ts"), logLevel: "warn", mode: "production" });
 }

@@ -16,6 +16,7 @@ import { markdownReport, svgPlot } from "../bench/peers/report.js";
 import { runPeers } from "../bench/peers/runner.js";
 import { BoxScene, MODES, SHAPES, type SceneSpec } from "../bench/peers/scenes.js";
 const wasmUrl = new URL("../dist/hitcore.wasm", import.meta.url);
+const simdUrl = new URL("../dist/hitcore-simd.wasm", import.meta.url);
 
 const SPECS: SceneSpec[] = MODES.flatMap((mode) => SHAPES.map((shape) => ({ shape, mode, n: 1500 })));
 
@@ -33,6 +34,7 @@ function bruteForce(s: BoxScene): Float64Array {
 
 const peers: Peer[] = [
   hitcorePeer("hitcore wasm", "wasm", createWorld, wasmUrl),
+  hitcorePeer("hitcore wasm-simd", "wasm", createWorld, simdUrl),
   hitcorePeer("hitcore js", "js", createWorld),
   rapierPeer, flatbushPeer, boxIntersectPeer, rbushPeer, check2dPeer,
 ];

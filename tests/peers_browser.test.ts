@@ -16,7 +16,7 @@ import { serveAndLaunch } from "./browser_suite.js";
 if (!browserSuites) console.warn(`peers_browser.test.ts: skipped. ${missingChromium}`);
 
 const QUERY = "?sizes=1000,10000&time=60&budget=120";
-const PEERS = ["hitcore wasm", "hitcore js", "rapier2d-simd", "flatbush", "box-intersect", "rbush", "check2d"];
+const PEERS = ["hitcore wasm", "hitcore wasm-simd", "hitcore js", "rapier2d-simd", "flatbush", "box-intersect", "rbush", "check2d"];
 
 describe.skipIf(!browserSuites)("the peers comparison in Chromium", () => {
   let browser: Browser | undefined;

@@ -1,6 +1,5 @@
 // The rects part: prefabs and instances, the quadtree, the four-sensor character, casts and the
 // anti-tunneling projectiles, on both backends against the brute-force reference (rect_reference.ts).
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import {
   CHAR_ENEMY, CHAR_PLAYER, createRectLevel, createWorld, HitcoreError, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, MIRROR_Y,
@@ -14,12 +13,11 @@ import {
   dropCharacters, floorRects, randomInputs, randomLevel, randomLevelSide, sixteenStairs, stairsRects, thinWallArena,
 } from "../bench/rect_scene.js";
 import { RefLevel, refCast, refStep, type RefCharacter, type RefConfig, type RefRect } from "./rect_reference.js";
-import { BACKENDS, type BackendName } from "./support.js";
+import { BACKENDS, backendOptions, type BackendName } from "./support.js";
 
-const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
 
 async function newLevel(backend: BackendName, options: CreateRectLevelOptions = {}): Promise<RectLevel> {
-  return createRectLevel({ ...options, backend, wasm: await core });
+  return createRectLevel({ ...options, ...(await backendOptions(backend)) });
 }
 
 /** Every backend plus the reference, fed the same level calls. */
@@ -431,7 +429,7 @@ for (const backend of BACKENDS) {
     it("moves a bullet-hell World's circles without tunneling (opt-in through its views)", async () => {
       const level = await newLevel(backend);
       level.addInstance(level.addPrefab([0, 0, 1, 400]), 100, 0);
-      const world = await createWorld({ backend, wasm: await core });
+      const world = await createWorld({ ...(await backendOptions(backend)) });
       const a = world.addCircle(50, 100, 2, 2);
       const b = world.addCircle(50, 200, 2, 1); // not in the mask: untouched
       const c = world.addPoint(150, 300, 2);
@@ -528,7 +526,7 @@ describe("differential: wasm, js and the reference step the same characters", ()
       const search = [SEARCH_TREE, SEARCH_BOXES, SEARCH_FLAT][frame % 3];
       const counts = t.levels.map((l) => l.stepCharacters(search));
       const want = refStep(chars, rects, cfg);
-      expect(counts).toEqual([want.length, want.length]);
+      expect(counts).toEqual(t.levels.map(() => want.length));
       const snap = refSnapshot(chars);
       for (const l of t.levels) {
         const got = charSnapshot(l);
@@ -556,9 +554,11 @@ describe("differential: wasm, js and the reference step the same characters", ()
     }
     for (let f = 0; f < 10; f++) {
       const hits = levels.map((l) => l.moveProjectiles(5000));
-      expect(hits[0]).toBe(hits[1]);
-      expect(Array.from(levels[0].projX.subarray(0, 5000))).toEqual(Array.from(levels[1].projX.subarray(0, 5000)));
-      expect(Array.from(levels[0].projVY.subarray(0, 5000))).toEqual(Array.from(levels[1].projVY.subarray(0, 5000)));
+      for (const l of levels.slice(1)) {
+        expect(hits[levels.indexOf(l)]).toBe(hits[0]);
+        expect(Array.from(l.projX.subarray(0, 5000))).toEqual(Array.from(levels[0].projX.subarray(0, 5000)));
+        expect(Array.from(l.projVY.subarray(0, 5000))).toEqual(Array.from(levels[0].projVY.subarray(0, 5000)));
+      }
     }
   });
 });

@@ -1,15 +1,23 @@
-// Shared by the tests: both backends over one compiled core, and the brute-force reference.
+// Shared by the tests: every backend over the freshly built cores, and the brute-force reference.
 import { readFile } from "node:fs/promises";
-import { createWorld, type CreateOptions, type World } from "../bindings/node.js";
+import { createWorld, type Backend, type CreateOptions, type World } from "../bindings/node.js";
 
-export const BACKENDS = ["wasm", "js"] as const;
+/** The backends every differential test runs: "wasm-simd" is the wasm backend on dist/hitcore-simd.wasm. */
+export const BACKENDS = ["wasm", "wasm-simd", "js"] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
+const simdCore = WebAssembly.compile(await readFile(new URL("../dist/hitcore-simd.wasm", import.meta.url)));
+
+/** The create* options that put a test on a backend, over the cores `npm run build` wrote. */
+export async function backendOptions(backend: BackendName): Promise<{ backend: Backend; wasm?: WebAssembly.Module }> {
+  if (backend === "js") return { backend };
+  return { backend: "wasm", wasm: await (backend === "wasm-simd" ? simdCore : core) };
+}
 
 /** A world on the given backend, over the freshly built core (run `npm run build` first). */
 export async function newWorld(backend: BackendName, options: CreateOptions = {}): Promise<World> {
-  return createWorld({ ...options, backend, wasm: await core });
+  return createWorld({ ...options, ...(await backendOptions(backend)) });
 }
 
 /** Pairs as sorted numbers (a * 2^22 + b), so two pair lists compare with toEqual. */

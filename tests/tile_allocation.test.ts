@@ -1,19 +1,17 @@
 // "Nothing allocates per frame in the hot path" for the tile part: collidePoints, moveBoxes and
 // stepControllers on both backends, measured on the JS heap over many calls after warm-up. Counts
 // bytes, not time, so a noisy machine cannot fail it.
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { randomAscii } from "../bench/tiles_scene.js";
 import { createTileMap, TileInput, seedCollisionPoints } from "../bindings/node.js";
-import { BACKENDS } from "./support.js";
+import { BACKENDS, backendOptions } from "./support.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
 
 describe("the tile frame loop", () => {
   it.runIf(gc !== undefined).each(BACKENDS)("allocates no JS heap per call on %s, and memory stays flat", async (backend) => {
     const T = 16;
-    const m = await createTileMap({ ascii: randomAscii(64, 64, 3), tileSize: T, wrap: true, backend, wasm: await core, entityCapacity: 500, boxCapacity: 500, controllerCapacity: 200 });
+    const m = await createTileMap({ ascii: randomAscii(64, 64, 3), tileSize: T, wrap: true, ...(await backendOptions(backend)), entityCapacity: 500, boxCapacity: 500, controllerCapacity: 200 });
     m.setPoints(seedCollisionPoints(T, 2 * T, T));
     for (let e = 0; e < 500; e++) {
       m.entityX[e] = (e * 37) % (64 * T);

@@ -1,12 +1,10 @@
 // Tiled JSON maps: tile layers to cells (meaning from tile properties), monsters from tiles, object
 // layers' rectangles and polygons to plain typed data in the tile map's y-up world, and malformed
 // maps rejected with the field named, before anything is allocated from their declared size.
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { TileCell, createTileMap, HitcoreError, parseTiledMap } from "../bindings/node.js";
-import { BACKENDS } from "./support.js";
+import { BACKENDS, backendOptions } from "./support.js";
 
-const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
 
 /** A 4 x 3 map of 16-pixel tiles: gid 1 platform, 2 ladder, 3 coin, 4 monster type 2, 5 decoration, 6 one-way (by class). */
 function smallMap(): Record<string, unknown> {
@@ -84,7 +82,7 @@ describe("Tiled maps", () => {
 
   it("loads into a tile map on both backends, with monsters and objects", async () => {
     for (const backend of BACKENDS) {
-      const tm = await createTileMap({ tiled: smallMap(), backend, wasm: await core });
+      const tm = await createTileMap({ tiled: smallMap(), ...(await backendOptions(backend)) });
       expect(tm.tileSize).toBe(16);
       expect(tm.cellAt(1, 2)).toBe(TileCell.Coin);
       expect(tm.monsterCount).toBe(1);

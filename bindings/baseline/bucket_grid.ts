@@ -144,7 +144,7 @@ export class BaselineKernel implements Kernel {
       n++;
     }
     this.histSamples = (n + sample) >> (sample === 0 ? 0 : 3);
-    this.minX = x0m; this.minY = y0m; this.maxX = x1m; this.maxY = y1m;
+    this.minX = x0m + 0; this.minY = y0m + 0; this.maxX = x1m + 0; this.maxY = y1m + 0; // -0 + 0 is +0, as in the core
     return n;
   }
 

@@ -1,0 +1,100 @@
+// `npm run bench:simd`: the two packaged cores, hitcore.wasm and hitcore-simd.wasm, interleaved in
+// one process on the peers scenes (bench/peers/scenes.ts) and on MovingCircles (bench/scene.ts).
+// Each core runs three worlds per scene (worlds land on luckier or unluckier memory); rounds
+// alternate the cores and the worlds; a core's time is the least, over rounds and worlds, of its
+// mean ms per frame over FRAMES frames, so a noisy machine's slow spells drop out. Both cores must
+// report the same pair counts first. Writes bench/results/simd.md.
+//
+// Knobs: BENCH_ROUNDS (default 20; a run takes about 3 minutes), BENCH_SIZES (default 10000,100000).
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { createWorld } from "../bindings/node.js";
+import { machine } from "./harness.js";
+import { BoxScene, MODES, SHAPES } from "./peers/scenes.js";
+import { BULLET, MovingCircles } from "./scene.js";
+
+// The bench runs from build/bench/.
+const dist = new URL("../../dist/", import.meta.url);
+const results = new URL("../../bench/results/", import.meta.url);
+const CORES = [["scalar", "hitcore.wasm"], ["SIMD", "hitcore-simd.wasm"]] as const;
+const WORLDS = 3;
+const FRAMES = 8;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
+
+interface Run { step(): void; frame(): number }
+
+async function boxRun(bytes: Uint8Array, scene: BoxScene): Promise<Run> {
+  const world = await createWorld({ wasm: bytes, capacity: scene.n, pairCapacity: 4 * scene.n });
+  for (let k = 0; k < scene.n; k++) world.addRect(scene.x[k], scene.y[k], scene.w[k], scene.h[k], k < scene.nA ? 1 : 2);
+  const complete = scene.n === scene.nA;
+  return {
+    step() {
+      scene.step();
+      const x = world.x, y = world.y;
+      for (let k = 0; k < scene.n; k++) { x[k] = scene.x[k]; y[k] = scene.y[k]; }
+    },
+    frame: () => (complete ? world.selfPairs(1) : world.crossPairs(1, 2)),
+  };
+}
+
+async function circlesRun(bytes: Uint8Array, n: number): Promise<Run> {
+  const world = await createWorld({ wasm: bytes, capacity: n, pairCapacity: 4 * n });
+  const scene = new MovingCircles(world, n);
+  return { step: () => scene.step(), frame: () => world.selfPairs(BULLET) };
+}
+
+const bytes = CORES.map(([, file]) => readFileSync(new URL(file, dist)));
+const scenes: { name: string; n: number; make(core: Uint8Array): Promise<Run> }[] = [];
+for (const n of SIZES) {
+  for (const mode of MODES) for (const shape of SHAPES) scenes.push({ name: `${shape} ${mode}`, n, make: (b) => boxRun(b, new BoxScene({ shape, mode, n })) });
+  scenes.push({ name: "circles self", n, make: (b) => circlesRun(b, n) });
+}
+
+const rows: string[] = [];
+for (const scene of scenes) {
+  const runs: Run[][] = [];
+  for (const b of bytes) {
+    const worlds: Run[] = [];
+    for (let w = 0; w < WORLDS; w++) worlds.push(await scene.make(b));
+    runs.push(worlds);
+  }
+  const counts = runs.map((worlds) => worlds[0].frame());
+  if (counts.some((c) => c !== counts[0])) throw new Error(`${scene.name} ${scene.n}: the cores disagree (${counts.join(" vs ")} pairs)`);
+  const best = CORES.map(() => Infinity);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let w = 0; w < WORLDS; w++) {
+      for (let j = 0; j < CORES.length; j++) {
+        const c = (j + r + w) % CORES.length; // which core goes first alternates
+        const run = runs[c][w];
+        let t = 0;
+        for (let f = 0; f < FRAMES; f++) {
+          run.step();
+          const t0 = performance.now();
+          run.frame();
+          t += performance.now() - t0;
+        }
+        best[c] = Math.min(best[c], t / FRAMES);
+      }
+    }
+  }
+  const row = `| ${scene.name} | ${scene.n.toLocaleString("en-US")} | ${best[0].toFixed(3)} | ${best[1].toFixed(3)} | ${(best[1] / best[0]).toFixed(2)} |`;
+  console.log(row);
+  rows.push(row);
+}
+
+const sizes = CORES.map(([, file], k) => `${file} ${bytes[k].length.toLocaleString("en-US")} bytes, ${gzipSync(bytes[k], { level: 9 }).length.toLocaleString("en-US")} gzipped`);
+const md = [
+  "# hitcore.wasm against hitcore-simd.wasm",
+  "",
+  `\`npm run bench:simd\` on: ${machine()}.`,
+  `Interleaved in one process, ${WORLDS} worlds per core, ${ROUNDS} rounds of ${FRAMES} frames; the least mean ms per frame (every box moves every frame). ${sizes.join("; ")}.`,
+  "",
+  "| scene | N | scalar ms | SIMD ms | SIMD / scalar |",
+  "|---|---:|---:|---:|---:|",
+  ...rows,
+  "",
+].join("\n");
+mkdirSync(results, { recursive: true });
+writeFileSync(new URL("simd.md", results), md);
+console.log(`\nwrote bench/results/simd.md`);
