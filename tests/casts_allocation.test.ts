@@ -31,7 +31,9 @@ describe("the frame loop", () => {
       };
       for (let f = 0; f < 30000; f++) frame(); // until V8 has tiered every path up
       gc!();
-      const perFrame = [0, 1, 2].map(() => {
+      // The least of five windows: under a loaded machine V8's concurrent tier-up can finish late,
+      // and a window that overlaps it counts the boxing of the code it replaces.
+      const perFrame = [0, 1, 2, 3, 4].map(() => {
         const before = process.memoryUsage().heapUsed;
         for (let f = 0; f < 3000; f++) frame();
         return (process.memoryUsage().heapUsed - before) / 3000;
