@@ -506,17 +506,25 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   return <bool>(<i32>(x1 >= boxLo(k, x, a)) & <i32>(boxX1(k, x, a) >= x0) & <i32>(y1 >= boxLo(k, y, a)) & <i32>(boxY1(k, y, a, b) >= y0));
 }
 
-/** Tests the shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo, hi) slot pairs. */
+/**
+ * Tests the shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo,
+ * hi) slot pairs. With `sorted` (a constant at every call: the records are sorted by box left
+ * edge) the walk stops at the first record starting right of x1.
+ */
 // @ts-ignore: decorator
 @inline function pairsAgainst(
   i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, x0: f32, y0: f32, x1: f32, y1: f32,
-  entp: i32, from: i32, to: i32, pairp: i32, cap: i32,
+  entp: i32, from: i32, to: i32, pairp: i32, cap: i32, sorted: bool,
 ): void {
-  aabbTests += to - from;
+  if (!sorted) aabbTests += to - from;
   for (let q = from; q < to; q++) {
     const f = entp + q * ENTRY_BYTES;
     const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
     const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+    if (sorted) {
+      if (boxLo(k, x, a) > x1) break;
+      aabbTests++;
+    }
     if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
     narrowTests++;
     if (overlapInline(ki, xi, yi, ai, bi, k, x, y, a, b)) {
@@ -526,28 +534,8 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   }
 }
 
+// Above this many small entities per cell on average, selfPairs sorts each cell by left edge.
 const CROWDED = 2;
-
-/** Tests like pairsAgainst, over records sorted by box left edge: stops at the first starting right of x1. */
-// @ts-ignore: decorator
-@inline function pairsSorted(
-  i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, x0: f32, y0: f32, x1: f32, y1: f32,
-  entp: i32, from: i32, to: i32, pairp: i32, cap: i32,
-): void {
-  for (let q = from; q < to; q++) {
-    const f = entp + q * ENTRY_BYTES;
-    const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
-    const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-    if (boxLo(k, x, a) > x1) break;
-    aabbTests++;
-    if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
-    narrowTests++;
-    if (overlapInline(ki, xi, yi, ai, bi, k, x, y, a, b)) {
-      const j = tag & TAG_SLOT;
-      emitPair(pairp, cap, min(i, j), max(i, j));
-    }
-  }
-}
 
 /** Sorts each cell's entry records by box left edge (insertion sort: stable, and cells are short). */
 function sortCellsByLeft(cellsp: i32, entp: i32, ncells: i32): void {
@@ -640,7 +628,7 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
   beginCall();
   const n = buildGrid(count, mask, cellSize);
   if (n == 0) { endCall(); return 0; }
-  const cols = ncols, rows = nrows, pitch = cols + 1, small = n - hdr(G_LARGE);
+  const cols = ncols, rows = nrows, pitch = cols + 1, small = hdr(G_ENTRIES);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   // Small against small: each entity against the rest of its cell and the half stencil (E, then
@@ -662,15 +650,15 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
       // Each cell sorted by left edge: a cell's walk stops at the first box starting right of this one.
       const end = load<i32>(cellsp + (c << 2));
       const s0 = load<i32>(cellsp + ((c + pitch - 1) << 2)), s1 = load<i32>(cellsp + ((c + pitch) << 2));
-      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, end, pairp, cap);
-      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, end, east, pairp, cap);
-      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, s0, pairp, cap);
-      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, s0, s1, pairp, cap);
-      pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entp, s1, below1, pairp, cap);
+      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, end, pairp, cap, true);
+      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, end, east, pairp, cap, true);
+      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, s0, pairp, cap, true);
+      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, s0, s1, pairp, cap, true);
+      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, s1, below1, pairp, cap, true);
       continue;
     }
-    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap); // the rest of this cell, then E
-    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap);
+    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap, false); // the rest of this cell, then E
+    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap, false);
   }
   cellsVisited = cols * rows;
   // Large against small (through the cells their boxes reach) and against each other, by sort

@@ -277,38 +277,26 @@ export class BaselineKernel implements Kernel {
     this.found++;
   }
 
-  /** The shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo, hi) slot pairs. */
+  /**
+   * The shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo, hi)
+   * slot pairs. With `sorted` (records sorted by box left edge) the walk stops at the first record
+   * starting right of x1 (as the core).
+   */
   private pairsAgainst(
     i: number, ki: number, xi: number, yi: number, ai: number, bi: number,
     x0: number, y0: number, x1: number, y1: number, entw: number, from: number, to: number, pairw: number, cap: number,
+    sorted: boolean,
   ): void {
     const f32 = this.f32, i32 = this.i32;
-    this.aabbTests += to - from;
+    if (!sorted) this.aabbTests += to - from;
     for (let q = from; q < to; q++) {
       const f = entw + q * ENTRY_WORDS;
       const tag = i32[f], k = tag >>> KIND_SHIFT;
       const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
-      if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
-      this.narrowTests++;
-      if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
-        const j = tag & TAG_SLOT;
-        this.emitPair(pairw, cap, i < j ? i : j, i < j ? j : i);
+      if (sorted) {
+        if (boxLo(k, x, a) > x1) break;
+        this.aabbTests++;
       }
-    }
-  }
-
-  /** As pairsAgainst, over records sorted by box left edge: stops at the first starting right of x1 (as the core). */
-  private pairsSorted(
-    i: number, ki: number, xi: number, yi: number, ai: number, bi: number,
-    x0: number, y0: number, x1: number, y1: number, entw: number, from: number, to: number, pairw: number, cap: number,
-  ): void {
-    const f32 = this.f32, i32 = this.i32;
-    for (let q = from; q < to; q++) {
-      const f = entw + q * ENTRY_WORDS;
-      const tag = i32[f], k = tag >>> KIND_SHIFT;
-      const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
-      if (boxLo(k, x, a) > x1) break;
-      this.aabbTests++;
       if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
       this.narrowTests++;
       if (overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) {
@@ -388,7 +376,7 @@ export class BaselineKernel implements Kernel {
     const n = this.buildGrid(count, mask, cellSize);
     if (n === 0) { this.endCall(); return 0; }
     const h = this.i32, f32 = this.f32, i32 = this.i32;
-    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, small = n - h[HDR + G_LARGE];
+    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, small = h[HDR + G_ENTRIES];
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
@@ -404,15 +392,15 @@ export class BaselineKernel implements Kernel {
       const east = i32[cellsw + c + 1], below0 = i32[cellsw + c + pitch - 2], below1 = i32[cellsw + c + pitch + 1];
       if (crowded) {
         const end = i32[cellsw + c], s0 = i32[cellsw + c + pitch - 1], s1 = i32[cellsw + c + pitch];
-        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, end, pairw, cap);
-        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, end, east, pairw, cap);
-        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, s0, pairw, cap);
-        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, s0, s1, pairw, cap);
-        this.pairsSorted(i, k, x, y, a, b, x0, y0, x1, y1, entw, s1, below1, pairw, cap);
+        this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, end, pairw, cap, true);
+        this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, end, east, pairw, cap, true);
+        this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, s0, pairw, cap, true);
+        this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, s0, s1, pairw, cap, true);
+        this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, s1, below1, pairw, cap, true);
         continue;
       }
-      this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, east, pairw, cap);
-      this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, below1, pairw, cap);
+      this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, east, pairw, cap, false);
+      this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, below1, pairw, cap, false);
     }
     this.cellsVisited = cols * rows;
     // Large against small and against each other, by sort and sweep on the left edge (as the core).
