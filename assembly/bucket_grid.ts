@@ -817,7 +817,7 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
         const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
         if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
         const j = tag & TAG_SLOT;
-        if (j == i) continue;
+        if (j == i) { tests--; continue; } // itself (in both masks): not a test, as scanCells counts
         narrowTests++;
         if (!overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) continue;
         if (rev) emitPair(pairp, cap, j, i);
@@ -825,11 +825,10 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
       }
     }
     for (let t = 0; t < large; t++) {
-      const s = load<i32>(largep + (t << 2)), o = boxp + (s << 4);
+      const s = load<i32>(largep + (t << 2)), o = boxp + (s << 4), j = load<i32>(selp + (s << 2));
+      if (j == i) continue;
       tests++;
       if (x1 < load<f32>(o) || x0 > load<f32>(o, 8) || y1 < load<f32>(o, 4) || y0 > load<f32>(o, 12)) continue;
-      const j = load<i32>(selp + (s << 2));
-      if (j == i) continue;
       narrowTests++;
       if (!overlapSlots(i, j)) continue;
       if (rev) emitPair(pairp, cap, j, i);

@@ -140,6 +140,17 @@ describe("grid shapes", () => {
     }
   });
 
+  it("cross pairs count the same box tests on every backend, entities in both masks included", async () => {
+    const worlds = await worldsFor("clustered", 600, 1);
+    const stats = worlds.map((w) => [[1, 2], [1, 3], [3, 1]].map(([a, b]) => {
+      const n = w.crossPairs(a, b);
+      const s = w.stats();
+      return [n, s.aabbTests, s.narrowTests, s.cellsVisited];
+    }));
+    expect(stats[0][1][1]).toBeGreaterThan(0);
+    for (const s of stats.slice(1)) expect(s).toEqual(stats[0]);
+  });
+
   it("many large entities are swept, not tested all against all (no cliff when the cells are small)", async () => {
     // Long thin rects (the peers' skewed scene) with cells far smaller than them: nearly all large.
     const rnd = mulberry32(7);
