@@ -21,7 +21,7 @@
 // - "Small" is decided with the same monotone cellOf() the queries use, never with a float
 //   margin, so exact touching and f32 rounding cannot lose a pair.
 import {
-  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_HOME, COVER_RECORDS, COVER_SHIFT_X, COVER_SHIFT_Y, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS, S_CELLS_VISITED,
@@ -238,10 +238,12 @@ function selectPass(count: i32, mask: u32): i32 {
  * table has one empty column on the right and one empty row below (its pitch is cols + 1), and a
  * zero before cell 0: every neighbour run is then two loads, with no edge tests.
  */
-function chooseShape(n: i32, cellSize: f32): void {
+function chooseShape(n: i32, cellSize: f32, cover: bool): void {
   const w = <f64>maxX - <f64>minX, h = <f64>maxY - <f64>minY;
-  const maxCells = <f64>min(hdr(H_CELLS_CAP) - 1, n * CELLS_PER_ENTITY + SCRATCH_SLACK);
-  let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(hdr(H_HIST), histSamples);
+  const maxCells = <f64>min(hdr(H_CELLS_CAP) - 1, n * (cover ? COVER_CELLS_PER_ENTITY : CELLS_PER_ENTITY) + SCRATCH_SLACK);
+  // A cover grid's cells are half as wide: its entities reach up to two cells past home, and a
+  // probe then meets fewer records that do not overlap it.
+  let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(hdr(H_HIST), histSamples) * (cover ? 0.5 : 1);
   const spread = Math.sqrt(w * h / maxCells);
   if (cs < spread) cs = spread;
   if (cs < (w + h) / maxCells) cs = (w + h) / maxCells; // everything on one line
@@ -440,6 +442,15 @@ function scatterPass(n: i32): void {
 
 /** Builds the grid over live entities with (groups & mask) != 0 among slots [0, count); returns how many it holds. */
 export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
+  return build(count, mask, cellSize, false);
+}
+
+/**
+ * The grid over `mask`: home cells (each small entity in the cell of its top-left corner, the
+ * queries looking one cell back), or with `cover` a cover grid (each small entity listed in every
+ * cell its box covers, at most four, the queries looking at their own cells only).
+ */
+function build(count: i32, mask: u32, cellSize: f32, cover: bool): i32 {
   invalid = 0;
   firstInvalid = -1;
   const n = selectPass(count, mask);
@@ -447,15 +458,26 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   setHdr(S_FIRST_INVALID, firstInvalid);
   setHdr(G_SELECTED, n);
   setHdr(G_MASK, mask);
+  setHdr(G_COVER, <i32>cover);
   if (n == 0) {
     setHdr(G_COLS, 0); setHdr(G_ROWS, 0); setHdr(G_ENTRIES, 0); setHdr(G_LARGE, 0);
     return 0;
   }
-  chooseShape(n, cellSize);
+  chooseShape(n, cellSize, cover);
   const inv = <f32>(1 / cellSide);
-  const large = homePass(n, inv);
-  prefixSum((ncols + 1) * (nrows + 1));
-  scatterPass(n);
+  let large = 0, records = 0;
+  if (cover) {
+    const counts = coverPass(n, inv);
+    large = <i32>counts;
+    records = <i32>(counts >>> 32);
+    prefixSum((ncols + 1) * (nrows + 1));
+    coverScatter(n);
+  } else {
+    large = homePass(n, inv);
+    records = n - large;
+    prefixSum((ncols + 1) * (nrows + 1));
+    scatterPass(n);
+  }
   setHdr(G_COLS, ncols);
   setHdr(G_ROWS, nrows);
   setHdrF(G_OX, minX);
@@ -464,9 +486,93 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
   setHdrF(G_MAXY, maxY);
   setHdrF(G_INV, inv);
   setHdrF(G_CELL, <f32>cellSide);
-  setHdr(G_ENTRIES, n - large);
+  setHdr(G_ENTRIES, records);
   setHdr(G_LARGE, large);
   return n;
+}
+
+/**
+ * Pass 2 of a cover grid: counts per cell of every cell each small entity's box covers (up to three
+ * columns and three rows), its home cell and reach into H_HOME; larger entities go to the large
+ * list, as in homePass. Returns the records in the high half, the large entities in the low half.
+ */
+function coverPass(n: i32, inv: f32): i64 {
+  const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  const boxp = hdr(H_BOX), selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, homep = hdr(H_HOME), largep = hdr(H_LARGE);
+  const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY;
+  memory.fill(cellsp - 4, 0, (pitch * (rows + 1) + 1) << 2);
+  let large = 0, records = 0;
+  for (let s = 0; s < n; s++) {
+    const i = load<i32>(selp + (s << 2)), k = <i32>load<u8>(kp + i);
+    const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
+    const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
+    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+    const dx = cellOf(x1, ox, inv, cols) - c0x, dy = cellOf(y1, oy, inv, rows) - c0y;
+    if (dx > 2 || dy > 2) {
+      store<i32>(homep + (s << 2), -1);
+      const o = boxp + (s << 4);
+      store<f32>(o, x0);
+      store<f32>(o, y0, 4);
+      store<f32>(o, x1, 8);
+      store<f32>(o, y1, 12);
+      store<i32>(largep + (large << 2), s);
+      large++;
+      continue;
+    }
+    const c = c0y * pitch + c0x;
+    store<i32>(homep + (s << 2), c | (dx << COVER_SHIFT_X) | (dy << COVER_SHIFT_Y));
+    for (let r = c; r <= c + dy * pitch; r += pitch) {
+      for (let q = r; q <= r + dx; q++) bump(cellsp + (q << 2));
+    }
+    records += (1 + dx) * (1 + dy);
+  }
+  return (<i64>records << 32) | <i64>large;
+}
+
+/** Pass 3 of a cover grid: a record of each small entity in every cell it covers, in selection order. */
+function coverScatter(n: i32): void {
+  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), selp = hdr(H_SEL);
+  const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  const pitch = ncols + 1;
+  for (let s = 0; s < n; s++) {
+    const code = load<i32>(homep + (s << 2));
+    if (code < 0) continue;
+    const i = load<i32>(selp + (s << 2));
+    const tag = i | (<i32>load<u8>(kp + i) << KIND_SHIFT);
+    const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
+    const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
+    const c = code & COVER_HOME, dx = (code >>> COVER_SHIFT_X) & 3, dy = code >>> COVER_SHIFT_Y;
+    for (let r = c; r <= c + dy * pitch; r += pitch) {
+      for (let q = r; q <= r + dx; q++) putRecord(cellsp, entp, q, tag, x, y, a, b);
+    }
+  }
+}
+
+/** Appends record (tag, x, y, a, b, c) to cell c's run. */
+// @ts-ignore: decorator
+@inline function putRecord(cellsp: i32, entp: i32, c: i32, tag: i32, x: f32, y: f32, a: f32, b: f32): void {
+  const p = cellsp + (c << 2);
+  const pos = load<i32>(p);
+  store<i32>(p, pos + 1);
+  const e = entp + pos * ENTRY_BYTES;
+  store<i32>(e, tag);
+  store<f32>(e, x, 4);
+  store<f32>(e, y, 8);
+  store<f32>(e, a, 12);
+  store<f32>(e, b, 16);
+  store<i32>(e, c, 20);
+}
+
+/**
+ * In a cover grid, whether a record in cell `cell` is where the pair with box x0..y0 is reported:
+ * the cell of the top-left corner of the two boxes' intersection, which both boxes cover, so a pair
+ * met in several cells counts in exactly one.
+ */
+// @ts-ignore: decorator
+@inline function pairCell(k: i32, x: f32, y: f32, a: f32, x0: f32, y0: f32, ox: f32, oy: f32, inv: f32, cols: i32, rows: i32, cell: i32): bool {
+  const px = max(x0, boxLo(k, x, a)), py = max(y0, boxLo(k, y, a));
+  return cellOf(py, oy, inv, rows) * (cols + 1) + cellOf(px, ox, inv, cols) == cell;
 }
 
 // @ts-ignore: decorator
@@ -626,7 +732,7 @@ function largePairs(i: i32, x0: f32, y0: f32, x1: f32, y1: f32, from: i32, to: i
 /** All overlapping pairs (lo, hi) among live entities in `mask`; returns the total, which may exceed the pair capacity. */
 export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
   beginCall();
-  const n = buildGrid(count, mask, cellSize);
+  const n = build(count, mask, cellSize, false);
   if (n == 0) { endCall(); return 0; }
   const cols = ncols, rows = nrows, pitch = cols + 1, small = hdr(G_ENTRIES);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
@@ -689,9 +795,13 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV);
   const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
   if (cols == 0 || x1 < ox || y1 < oy || x0 > hdrF(G_MAXX) || y0 > hdrF(G_MAXY)) return NO_SLOT;
-  // A small entity reaches at most one cell past its home: look one cell before this box too.
-  const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, inv, rows) - 1, 0);
+  // A small entity reaches at most one cell past its home: look one cell before this box too. A
+  // cover grid lists it wherever it reaches: look at this box's cells only, and count a pair met
+  // in several of them once (pairCell).
+  const cover = hdr(G_COVER) != 0, back = select<i32>(0, 1, cover);
+  const c0x = max(cellOf(x0, ox, inv, cols) - back, 0), c0y = max(cellOf(y0, oy, inv, rows) - back, 0);
   const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+  const spans = cover && (c1x != c0x || c1y != c0y);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   const gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS), pitch = cols + 1;
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP), resp = hdr(H_RESULTS);
@@ -713,6 +823,7 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
       const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
       aabbTests++;
       if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
+      if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, load<i32>(f, 20))) continue;
       if (!eligible(j, mode, mask, exclusive, gp, flagp)) continue;
       narrowTests++;
       if (!overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) continue;
@@ -839,14 +950,219 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
   aabbTests += tests;
 }
 
+/**
+ * probeGrid on a cover grid: each live slot i in `mask`, in slot order, reads the records of the
+ * cells its own box covers (no look-back: every small entity is listed wherever it reaches), and a
+ * pair met in several cells counts in one (pairCell); then the large list. Emits (i, j), or (j, i)
+ * with `rev`; slot i itself is never reported.
+ *
+ * Two passes. Most probes of a bullet hell meet no record at all, and a loop whose trip count
+ * changes from probe to probe costs a mispredicted branch or two per probe: so the first pass
+ * only sums the lengths of each probe's runs, without branches, and lists the probes that have
+ * something to test (into H_HOME, free once the grid is built); the second tests those.
+ */
+function probeCover(count: i32, mask: u32, rev: bool): void {
+  const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
+  const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
+  if (cols == 0) return;
+  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
+  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
+  const large = hdr(G_LARGE), largep = hdr(H_LARGE), boxp = hdr(H_BOX), selp = hdr(H_SEL), listp = hdr(H_HOME);
+  // A probe's overlapping records (at most all of them: 9 per indexed entity) go to H_BOX past the
+  // large entities' boxes (16 bytes per indexed entity): 52 bytes per indexed entity of its 16 per slot.
+  const hitp = boxp + (hdr(G_SELECTED) << 4);
+  const every = <i32>(large > 0);
+  let visited = 0, tests = 0, listed = 0, i = 0;
+  if (ASC_FEATURE_SIMD) {
+    // Four probes at a time: boxes, cells and the four run bounds by lane (as homePass); only the
+    // run loads and the list appends go lane by lane.
+    const maskv = i32x4.splat(mask), zero = i32x4.splat(0), one = i32x4.splat(1), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
+    const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
+    let visitedv = zero;
+    for (; i + 4 <= count; i += 4) {
+      const k = kinds4(kp + i);
+      const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
+      const liveBits = i32x4.bitmask(live);
+      if (liveBits == 0) continue;
+      const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
+      const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
+      const isCircle = i32x4.eq(k, circle);
+      const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.bitselect(b, ac, i32x4.eq(k, rect));
+      const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, bs);
+      const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
+      const ok = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, i32x4.eq(k, rect)), zero)));
+      const okBits = i32x4.bitmask(ok);
+      for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
+      const inside = v128.and(v128.and(ok, v128.and(f32x4.ge(x1, oxv), f32x4.ge(y1, oyv))), v128.and(f32x4.le(x0, gx1v), f32x4.le(y0, gy1v)));
+      const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invv, lastRow);
+      const c1x = cellsOf(x1, oxv, invv, lastCol), dy = i32x4.sub(cellsOf(y1, oyv, invv, lastRow), c0y);
+      visitedv = i32x4.add(visitedv, v128.and(i32x4.mul(i32x4.add(i32x4.sub(c1x, c0x), one), i32x4.add(dy, one)), inside));
+      const row = i32x4.mul(c0y, pitchv);
+      // Byte offsets of the run bounds: row + c0x - 1 and row + c1x, this row and the next.
+      const from0 = i32x4.shl(i32x4.sub(i32x4.add(row, c0x), one), 2), to0 = i32x4.shl(i32x4.add(row, c1x), 2);
+      const step = i32x4.shl(pitchv, 2);
+      const from1 = i32x4.add(from0, step), to1 = i32x4.add(to0, step);
+      // Lanes with a second row keep its run, the others count it as empty (from1 = to1).
+      const two = i32x4.gt_s(dy, zero);
+      const some = i32x4.bitmask(inside);
+      if (some == 0) continue;
+      const f1 = v128.bitselect(from1, to1, two);
+      probeLane(i, 0, some, cellsp, i32x4.extract_lane(from0, 0), i32x4.extract_lane(to0, 0), i32x4.extract_lane(f1, 0), i32x4.extract_lane(to1, 0), i32x4.extract_lane(dy, 0), every, listp, listed);
+      listed = probeListed;
+      probeLane(i, 1, some, cellsp, i32x4.extract_lane(from0, 1), i32x4.extract_lane(to0, 1), i32x4.extract_lane(f1, 1), i32x4.extract_lane(to1, 1), i32x4.extract_lane(dy, 1), every, listp, listed);
+      listed = probeListed;
+      probeLane(i, 2, some, cellsp, i32x4.extract_lane(from0, 2), i32x4.extract_lane(to0, 2), i32x4.extract_lane(f1, 2), i32x4.extract_lane(to1, 2), i32x4.extract_lane(dy, 2), every, listp, listed);
+      listed = probeListed;
+      probeLane(i, 3, some, cellsp, i32x4.extract_lane(from0, 3), i32x4.extract_lane(to0, 3), i32x4.extract_lane(f1, 3), i32x4.extract_lane(to1, 3), i32x4.extract_lane(dy, 3), every, listp, listed);
+      listed = probeListed;
+    }
+    visited = sum4(visitedv);
+  }
+  for (; i < count; i++) {
+    const ki = <i32>load<u8>(kp + i);
+    if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
+    const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
+    const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+    const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
+    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    const inside = <i32>(x1 >= ox) & <i32>(y1 >= oy) & <i32>(x0 <= gx1) & <i32>(y0 <= gy1);
+    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+    const dy = c1y - c0y, row = c0y * pitch, next = row + pitch;
+    // The runs of the first two rows (the second is the padding row when the grid has one row).
+    const run0 = load<i32>(cellsp + ((row + c1x) << 2)) - load<i32>(cellsp + ((row + c0x - 1) << 2));
+    const run1 = load<i32>(cellsp + ((next + c1x) << 2)) - load<i32>(cellsp + ((next + c0x - 1) << 2));
+    const some = <i32>(run0 + select<i32>(run1, 0, dy > 0) > 0) | <i32>(dy > 1) | every;
+    visited += select<i32>((c1x - c0x + 1) * (dy + 1), 0, inside);
+    store<i32>(listp + (listed << 2), i);
+    listed += some & inside;
+  }
+  for (let t = 0; t < listed; t++) {
+    const i = load<i32>(listp + (t << 2)), ki = <i32>load<u8>(kp + i);
+    const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
+    const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+    const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
+    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+    const spans = c1x != c0x || c1y != c0y;
+    // The records whose boxes overlap this one, listed without a branch per record, then tested:
+    // whether a box overlaps is as likely as not, a branch on it mispredicted as often.
+    let hits = 0;
+    for (let cy = c0y; cy <= c1y; cy++) {
+      const row = cy * pitch;
+      const from = load<i32>(cellsp + ((row + c0x - 1) << 2)), to = load<i32>(cellsp + ((row + c1x) << 2));
+      tests += to - from;
+      for (let q = from; q < to; q++) {
+        const f = entp + q * ENTRY_BYTES;
+        const k = load<i32>(f) >>> KIND_SHIFT;
+        const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+        store<i32>(hitp + (hits << 2), f);
+        hits += <i32>recordOverlaps(k, x, y, a, b, x0, y0, x1, y1);
+      }
+    }
+    for (let h = 0; h < hits; h++) {
+      const f = load<i32>(hitp + (h << 2));
+      const tag = load<i32>(f), k = tag >>> KIND_SHIFT, j = tag & TAG_SLOT;
+      const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+      if (j == i) { tests--; continue; } // itself (in both masks): not a test, as scanCells counts
+      if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, load<i32>(f, 20))) continue;
+      narrowTests++;
+      if (!overlapInline(ki, xi, yi, ai, bi, k, x, y, a, b)) continue;
+      if (rev) emitPair(pairp, cap, j, i);
+      else emitPair(pairp, cap, i, j);
+    }
+    for (let t = 0; t < large; t++) {
+      const s = load<i32>(largep + (t << 2)), o = boxp + (s << 4), j = load<i32>(selp + (s << 2));
+      if (j == i) continue;
+      tests++;
+      if (x1 < load<f32>(o) || x0 > load<f32>(o, 8) || y1 < load<f32>(o, 4) || y0 > load<f32>(o, 12)) continue;
+      narrowTests++;
+      if (!overlapSlots(i, j)) continue;
+      if (rev) emitPair(pairp, cap, j, i);
+      else emitPair(pairp, cap, i, j);
+    }
+  }
+  cellsVisited += visited;
+  aabbTests += tests;
+}
+
+// The list length after the last probeLane (wasm has no tuples; read at once into a local).
+let probeListed = 0;
+
+/**
+ * probeCover's first pass for lane l of the four probes from slot i: lists slot i + l when it is
+ * inside the grid (bit l of `inside`) and its runs hold a record, it reaches past two rows, or the
+ * grid has large entities (`every`). Byte offsets from0..to1 bound the runs of its first two rows.
+ */
+// @ts-ignore: decorator
+@inline function probeLane(i: i32, l: i32, inside: i32, cellsp: i32, from0: i32, to0: i32, from1: i32, to1: i32, dy: i32, every: i32, listp: i32, listed: i32): void {
+  const runs = load<i32>(cellsp + to0) - load<i32>(cellsp + from0) + load<i32>(cellsp + to1) - load<i32>(cellsp + from1);
+  store<i32>(listp + (listed << 2), i + l);
+  probeListed = listed + ((<i32>(runs > 0) | <i32>(dy > 1) | every) & (inside >> l) & 1);
+}
+
+// coverPays tests every COVER_SAMPLE-th slot; after it says no, crossPairs tries again COVER_RETRY calls later.
+const COVER_SAMPLE = 16;
+const COVER_RETRY = 16;
+let coverRetry = 0;
+
+/**
+ * Whether probing the cover grid of the last build pays: at most a quarter of the sampled probes
+ * (live slots in `mask` among every COVER_SAMPLE-th) meet a record in the cells their boxes cover,
+ * or reach past two rows. Reads the grid as probeCover does; writes nothing.
+ */
+function coverPays(count: i32, mask: u32): bool {
+  const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
+  if (cols == 0 || hdr(G_LARGE) > 0) return cols == 0;
+  const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
+  const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), cellsp = hdr(H_CELLS) + 4;
+  let sampled = 0, meeting = 0;
+  for (let i = 0; i < count; i += COVER_SAMPLE) {
+    const k = <i32>load<u8>(kp + i);
+    if ((load<u32>(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
+    const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
+    const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
+    const c0x = cellOf(boxLo(k, x, a), ox, inv, cols), c0y = cellOf(boxLo(k, y, a), oy, inv, rows);
+    const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), dy = cellOf(boxY1(k, y, a, b), oy, inv, rows) - c0y;
+    const row = c0y * pitch, next = select<i32>(row + pitch, row, dy > 0);
+    const runs = load<i32>(cellsp + ((row + c1x) << 2)) - load<i32>(cellsp + ((row + c0x - 1) << 2)) +
+      load<i32>(cellsp + ((next + c1x) << 2)) - load<i32>(cellsp + ((next + c0x - 1) << 2));
+    sampled++;
+    meeting += <i32>(runs > 0) | <i32>(dy > 1);
+  }
+  return meeting <= sampled >> 2;
+}
+
 /** All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may exceed the capacity. */
 export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i32 {
   beginCall();
-  // Index the larger side: a grid costs less per entity to build than to probe (bullets against
-  // a few enemies: index the bullets, probe with the enemies, as flatbush's users do).
   const live = liveInBoth(count, maskA, maskB);
-  const swap = <i32>(live >>> 32) > (<i32>live << 1);
-  buildGrid(count, swap ? maskA : maskB, cellSize);
+  const na = <i32>(live >>> 32), nb = <i32>live;
+  // Bullets against a few enemies: a cover grid of the smaller side, probed by the larger side in
+  // slot order. The probes read the stores in order and the grid stays in cache, where a grid of
+  // the larger side costs a scatter of each of its entities. But a probe that meets records costs
+  // a few mispredicted branches: where more than a quarter of them do (clusters of bullets around
+  // the enemies), a home grid of the larger side is the cheaper, and a sample tells which.
+  // Scenes change slowly: after a sample said no, the next COVER_RETRY - 1 calls skip the try.
+  const indexA = na < nb;
+  if (min(na, nb) * COVER_RECORDS <= hdr(H_CAPACITY) && --coverRetry <= 0) {
+    build(count, indexA ? maskA : maskB, cellSize, true);
+    if (coverPays(count, indexA ? maskB : maskA)) {
+      coverRetry = 0;
+      probeCover(count, indexA ? maskB : maskA, indexA);
+      setHdr(S_INVALID, invalid);
+      setHdr(S_FIRST_INVALID, firstInvalid);
+      endCall();
+      return found;
+    }
+    coverRetry = COVER_RETRY;
+  }
+  // A home grid of the larger side (cheaper to build per entity than to probe), probed by the other.
+  const swap = na > nb << 1;
+  build(count, swap ? maskA : maskB, cellSize, false);
   probeGrid(count, swap ? maskB : maskA, swap);
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
@@ -862,7 +1178,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
  */
 export function firstHits(count: i32, maskA: u32, maskB: u32, cellSize: f32, exclusive: bool): i32 {
   beginCall();
-  buildGrid(count, maskB, cellSize);
+  build(count, maskB, cellSize, false);
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);

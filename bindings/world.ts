@@ -16,7 +16,7 @@
 //   results         i32[S]     query output
 //   hist            i32[256]   scratch: size histogram
 import {
-  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_LARGE, G_OX, G_OY,
+  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
   G_MASK, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
@@ -71,9 +71,15 @@ export interface GridStats {
   /** Top-left corner of the grid (the grid covers the boxes of what it holds). */
   originX: number;
   originY: number;
-  /** Entities in cells (small) and in the large list. */
+  /** Records in cells (one per small entity; in a cover grid, one per cell it covers) and entities in the large list. */
   entries: number;
   large: number;
+  /**
+   * Whether the last grid is a cover grid: crossPairs lists the smaller side (up to a ninth of the
+   * capacity) in every cell its boxes cover and probes it with the larger side in slot order, when
+   * a sample of the probes says few of them meet anything; otherwise a home grid of the larger side.
+   */
+  cover: boolean;
   cellsVisited: number;
   aabbTests: number;
   narrowTests: number;
@@ -409,7 +415,7 @@ export class World {
     const h = this.header, f = new Float32Array(h.buffer, h.byteOffset, HEADER_FIELDS);
     return {
       selected: h[G_SELECTED], cols: h[G_COLS], rows: h[G_ROWS], cellSize: f[G_CELL], originX: f[G_OX], originY: f[G_OY],
-      entries: h[G_ENTRIES], large: h[G_LARGE],
+      entries: h[G_ENTRIES], large: h[G_LARGE], cover: h[G_COVER] === 1,
       cellsVisited: h[S_CELLS_VISITED], aabbTests: h[S_AABB_TESTS], narrowTests: h[S_NARROW_TESTS], found: h[S_FOUND],
     };
   }

@@ -151,6 +151,73 @@ describe("grid shapes", () => {
     for (const s of stats.slice(1)) expect(s).toEqual(stats[0]);
   });
 
+  // Bullets against a few enemies: 1 slot in 25 is an enemy (group 2), 1 in 75 is in both groups.
+  async function fewEnemies(shape: SceneShape, n: number, seed: number): Promise<World[]> {
+    const worlds = await worldsFor(shape, n, seed);
+    for (const w of worlds) {
+      for (let k = 0; k < w.count; k++) w.setGroups(w.idAt(k), k % 75 === 0 ? 3 : k % 25 === 0 ? 2 : 1);
+    }
+    return worlds;
+  }
+
+  it.each(SCENE_SHAPES)("cross pairs against a few enemies match brute force, cover grid or not (%s)", async (shape) => {
+    for (const seed of [1, 2, 3]) {
+      const worlds = await fewEnemies(shape, 900, seed);
+      for (const [a, b] of [[1, 2], [2, 1], [1, 3], [2, 3]]) {
+        const ref = refCrossPairs(worlds[0], a, b);
+        const runs = worlds.map((w) => {
+          const n = w.crossPairs(a, b);
+          expect(pairKeys(w.pairs, n, false), `${w.backend} ${a} x ${b} seed ${seed}`).toEqual(ref);
+          const { cover, aabbTests, narrowTests, cellsVisited, entries } = w.stats();
+          return [Array.from(w.pairs.subarray(0, 2 * n)), cover, aabbTests, narrowTests, cellsVisited, entries];
+        });
+        // The same path on every backend: the same pairs in the same order, the same work.
+        for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
+      }
+    }
+  });
+
+  it("cross pairs use a cover grid where few bullets meet an enemy, a home grid where most do", async () => {
+    const sparse = await fewEnemies("uniform", 900, 1);
+    const crowded = await fewEnemies("one-cell", 900, 1);
+    for (const w of sparse) {
+      w.crossPairs(1, 2);
+      const s = w.stats();
+      expect(s.cover, w.backend).toBe(true);
+      expect(s.selected, w.backend).toBe(36); // the enemies are indexed, the bullets probe
+      expect(s.entries, w.backend).toBeGreaterThanOrEqual(s.selected - s.large);
+    }
+    for (const w of crowded) {
+      const ref = refCrossPairs(w, 1, 2);
+      // After a sample says no, the next calls skip the try; every call gives the same pairs.
+      for (let t = 0; t < 20; t++) {
+        const n = w.crossPairs(1, 2);
+        expect(pairKeys(w.pairs, n, false), `${w.backend} call ${t}`).toEqual(ref);
+        expect(w.stats().cover, `${w.backend} call ${t}`).toBe(false);
+      }
+    }
+  });
+
+  it.each(["uniform", "zero"] as const)("probe queries after cross pairs read the cover grid and match brute force (%s)", async (shape) => {
+    const worlds = await fewEnemies(shape, 900, 4);
+    const rnd = mulberry32(8);
+    for (const w of worlds) {
+      w.crossPairs(1, 2);
+      expect(w.stats().cover, w.backend).toBe(true);
+    }
+    for (let t = 0; t < 60; t++) {
+      const x = Math.floor(rnd() * 400) - 20, y = Math.floor(rnd() * 400) - 20;
+      const qw = Math.floor(rnd() * 80), qh = Math.floor(rnd() * 80), r = Math.floor(rnd() * 40);
+      const refR = refQuery(worlds[0], { kind: KIND_RECT, x, y, a: qw, b: qh }, 2);
+      const refC = refQuery(worlds[0], { kind: KIND_CIRCLE, x, y, a: r, b: 0 }, 2);
+      for (const w of worlds) {
+        expect(sortedResults(w.queryRect(x, y, qw, qh, 2), w), w.backend).toEqual(refR);
+        expect(sortedResults(w.queryCircle(x, y, r, 2), w), w.backend).toEqual(refC);
+        expect(w.stats().cover, w.backend).toBe(true); // the queries used the grid, not a scan
+      }
+    }
+  });
+
   it("many large entities are swept, not tested all against all (no cliff when the cells are small)", async () => {
     // Long thin rects (the peers' skewed scene) with cells far smaller than them: nearly all large.
     const rnd = mulberry32(7);

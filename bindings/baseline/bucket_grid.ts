@@ -4,7 +4,7 @@
 // of each step. Passes stay in small functions: V8 optimizes them whole, where one long function
 // with several loops kept falling back from its on-stack-replaced loop.
 import {
-  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_HOME, COVER_RECORDS, COVER_SHIFT_X, COVER_SHIFT_Y, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   BASELINE_ARENA_BASE, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
@@ -18,6 +18,11 @@ import type { Kernel } from "../kernel.js";
 const HIST_SAMPLE_FROM = 4096;
 // Above this many small entities per cell on average, cells are sorted by left edge (as the core).
 const CROWDED = 2;
+
+// crossPairs' cover grid: coverPays samples every COVER_SAMPLE-th slot; after it says no, the try
+// comes again COVER_RETRY calls later (as the core).
+const COVER_SAMPLE = 16;
+const COVER_RETRY = 16;
 
 const SHELL_GAPS = [1355339, 602373, 267721, 118987, 52883, 23504, 10446, 4643, 1750, 701, 301, 132, 57, 23, 10, 4, 1];
 
@@ -59,6 +64,7 @@ export class BaselineKernel implements Kernel {
   private ncols = 0;
   private nrows = 0;
   private histSamples = 0;
+  private coverRetry = 0;
 
   constructor(memory: WebAssembly.Memory) {
     this.memory = memory;
@@ -148,11 +154,11 @@ export class BaselineKernel implements Kernel {
     return n;
   }
 
-  private chooseShape(n: number, cellSize: number): void {
+  private chooseShape(n: number, cellSize: number, cover: boolean): void {
     const h = this.i32;
     const w = this.maxX - this.minX, hgt = this.maxY - this.minY;
-    const maxCells = Math.min(h[HDR + H_CELLS_CAP] - 1, n * CELLS_PER_ENTITY + SCRATCH_SLACK);
-    let cs = cellSize > 0 ? cellSize : this.autoCellSize(h[HDR + H_HIST] >> 2, this.histSamples);
+    const maxCells = Math.min(h[HDR + H_CELLS_CAP] - 1, n * (cover ? COVER_CELLS_PER_ENTITY : CELLS_PER_ENTITY) + SCRATCH_SLACK);
+    let cs = cellSize > 0 ? cellSize : this.autoCellSize(h[HDR + H_HIST] >> 2, this.histSamples) * (cover ? 0.5 : 1);
     const spread = Math.sqrt(w * hgt / maxCells);
     if (cs < spread) cs = spread;
     if (cs < (w + hgt) / maxCells) cs = (w + hgt) / maxCells;
@@ -219,7 +225,8 @@ export class BaselineKernel implements Kernel {
     }
   }
 
-  buildGrid(count: number, mask: number, cellSize: number): number {
+  /** The grid over `mask`: home cells, or with `cover` a cover grid (as the core's build). */
+  buildGrid(count: number, mask: number, cellSize: number, cover = false): number {
     this.views();
     const h = this.i32, f32 = this.f32;
     this.invalid = 0;
@@ -230,15 +237,25 @@ export class BaselineKernel implements Kernel {
     h[HDR + S_FIRST_INVALID] = this.firstInvalid;
     h[HDR + G_SELECTED] = n;
     h[HDR + G_MASK] = mask;
+    h[HDR + G_COVER] = cover ? 1 : 0;
     if (n === 0) {
       h[HDR + G_COLS] = 0; h[HDR + G_ROWS] = 0; h[HDR + G_ENTRIES] = 0; h[HDR + G_LARGE] = 0;
       return 0;
     }
-    this.chooseShape(n, cellSize);
+    this.chooseShape(n, cellSize, cover);
     const inv = fround(1 / this.cellSide);
-    const large = this.homePass(n, inv);
-    this.prefixSum((this.ncols + 1) * (this.nrows + 1));
-    this.scatterPass(n);
+    let large: number, records: number;
+    if (cover) {
+      large = this.coverPass(n, inv);
+      records = this.coverRecords;
+      this.prefixSum((this.ncols + 1) * (this.nrows + 1));
+      this.coverScatter(n);
+    } else {
+      large = this.homePass(n, inv);
+      records = n - large;
+      this.prefixSum((this.ncols + 1) * (this.nrows + 1));
+      this.scatterPass(n);
+    }
     h[HDR + G_COLS] = this.ncols;
     h[HDR + G_ROWS] = this.nrows;
     f32[HDR + G_OX] = this.minX;
@@ -247,9 +264,70 @@ export class BaselineKernel implements Kernel {
     f32[HDR + G_MAXY] = this.maxY;
     f32[HDR + G_INV] = inv;
     f32[HDR + G_CELL] = this.cellSide;
-    h[HDR + G_ENTRIES] = n - large;
+    h[HDR + G_ENTRIES] = records;
     h[HDR + G_LARGE] = large;
     return n;
+  }
+
+  private coverRecords = 0;
+
+  /** Counts per covered cell, home and reach codes, the large list; records into coverRecords (as the core's coverPass). */
+  private coverPass(n: number, inv: number): number {
+    const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
+    const kp = h[HDR + H_KIND];
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1;
+    const homew = h[HDR + H_HOME] >> 2, largew = h[HDR + H_LARGE] >> 2;
+    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY;
+    i32.fill(0, cellsw - 1, cellsw + pitch * (rows + 1));
+    let large = 0, records = 0;
+    for (let s = 0; s < n; s++) {
+      const i = i32[selw + s], k = u8[kp + i];
+      const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
+      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+      const dx = cellOf(x1, ox, inv, cols) - c0x, dy = cellOf(y1, oy, inv, rows) - c0y;
+      if (dx > 2 || dy > 2) {
+        i32[homew + s] = -1;
+        const o = boxw + (s << 2);
+        f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
+        i32[largew + large] = s;
+        large++;
+        continue;
+      }
+      const c = c0y * pitch + c0x;
+      i32[homew + s] = c | (dx << COVER_SHIFT_X) | (dy << COVER_SHIFT_Y);
+      for (let r = c; r <= c + dy * pitch; r += pitch) {
+        for (let q = r; q <= r + dx; q++) i32[cellsw + q]++;
+      }
+      records += (1 + dx) * (1 + dy);
+    }
+    this.coverRecords = records;
+    return large;
+  }
+
+  /** A record of each small entity in every cell it covers, in selection order (as the core's coverScatter). */
+  private coverScatter(n: number): void {
+    const h = this.i32, i32 = this.i32, f32 = this.f32, u8 = this.u8;
+    const homew = h[HDR + H_HOME] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
+    const selw = h[HDR + H_SEL] >> 2, kp = h[HDR + H_KIND];
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const pitch = this.ncols + 1;
+    for (let s = 0; s < n; s++) {
+      const code = i32[homew + s];
+      if (code < 0) continue;
+      const i = i32[selw + s];
+      const tag = i | (u8[kp + i] << KIND_SHIFT);
+      const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
+      const c = code & COVER_HOME, dx = (code >>> COVER_SHIFT_X) & 3, dy = code >>> COVER_SHIFT_Y;
+      for (let r = c; r <= c + dy * pitch; r += pitch) {
+        for (let q = r; q <= r + dx; q++) {
+          const e = entw + i32[cellsw + q]++ * ENTRY_WORDS;
+          i32[e] = tag; f32[e + 1] = x; f32[e + 2] = y; f32[e + 3] = a; f32[e + 4] = b;
+          i32[e + 5] = q;
+        }
+      }
+    }
   }
 
   private beginCall(): void {
@@ -424,8 +502,11 @@ export class BaselineKernel implements Kernel {
     const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV];
     const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
     if (cols === 0 || x1 < ox || y1 < oy || x0 > f32[HDR + G_MAXX] || y0 > f32[HDR + G_MAXY]) return NO_SLOT;
-    const c0x = Math.max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = Math.max(cellOf(y0, oy, inv, rows) - 1, 0);
+    // A cover grid lists each entity wherever it reaches: no look-back, a pair counted once (pairCell).
+    const cover = h[HDR + G_COVER] !== 0, back = cover ? 0 : 1;
+    const c0x = Math.max(cellOf(x0, ox, inv, cols) - back, 0), c0y = Math.max(cellOf(y0, oy, inv, rows) - back, 0);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+    const spans = cover && (c1x !== c0x || c1y !== c0y);
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2, pitch = cols + 1;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP], resw = h[HDR + H_RESULTS] >> 2;
@@ -446,6 +527,7 @@ export class BaselineKernel implements Kernel {
         const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
         this.aabbTests++;
         if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
+        if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, i32[f + 5])) continue;
         if (!this.eligible(j, mode, mask, exclusive)) continue;
         this.narrowTests++;
         if (!overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) continue;
@@ -484,8 +566,11 @@ export class BaselineKernel implements Kernel {
     return true;
   }
 
-  /** Whether more than twice as many live slots are in maskA as in maskB (one pass, as the core counts both). */
-  private moreInA(count: number, maskA: number, maskB: number): boolean {
+  /** Live slots in maskB after the last liveInBoth. */
+  private liveB = 0;
+
+  /** Live slots in maskA (returned) and in maskB (into liveB), in one pass, as the core's liveInBoth. */
+  private liveInBoth(count: number, maskA: number, maskB: number): number {
     const h = this.i32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     let na = 0, nb = 0;
@@ -495,7 +580,8 @@ export class BaselineKernel implements Kernel {
       if ((g & maskA) !== 0) na++;
       if ((g & maskB) !== 0) nb++;
     }
-    return na > nb * 2;
+    this.liveB = nb;
+    return na;
   }
 
   /** crossPairs with the grid over maskA, each maskB entity (in slot order) probing it: emits (a, b). */
@@ -504,7 +590,6 @@ export class BaselineKernel implements Kernel {
     const h = this.i32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    maskB = maskB | 0;
     for (let i = 0; i < count; i++) {
       if ((i32[gw + i] & maskB) === 0 || u8[kp + i] === KIND_NONE) continue;
       if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
@@ -518,22 +603,137 @@ export class BaselineKernel implements Kernel {
 
   crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number {
     this.beginCall();
-    // Index the larger side, as the core does.
-    if (this.moreInA(count, maskA | 0, maskB | 0)) return this.crossPairsProbingB(count, maskA, maskB, cellSize);
+    maskA = maskA | 0;
+    maskB = maskB | 0;
+    const na = this.liveInBoth(count, maskA, maskB), nb = this.liveB;
+    // A cover grid of the smaller side probed by the larger, when a sample says it pays; else a
+    // home grid of the larger side (as the core).
+    const indexA = na < nb;
+    if (Math.min(na, nb) * COVER_RECORDS <= this.i32[HDR + H_CAPACITY] && --this.coverRetry <= 0) {
+      this.buildGrid(count, indexA ? maskA : maskB, cellSize, true);
+      if (this.coverPays(count, indexA ? maskB : maskA)) {
+        this.coverRetry = 0;
+        this.probeCover(count, indexA ? maskB : maskA, indexA);
+        return this.endCross();
+      }
+      this.coverRetry = COVER_RETRY;
+    }
+    if (na > nb * 2) return this.crossPairsProbingB(count, maskA, maskB, cellSize);
     this.buildGrid(count, maskB, cellSize);
     const h = this.i32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    maskA = maskA | 0;
     for (let i = 0; i < count; i++) {
       if ((i32[gw + i] & maskA) === 0 || u8[kp + i] === KIND_NONE) continue;
       if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
       this.scanCells(i, i, MODE_PAIRS, 0, false, false);
     }
+    return this.endCross();
+  }
+
+  private endCross(): number {
+    const h = this.i32;
     h[HDR + S_INVALID] = this.invalid;
     h[HDR + S_FIRST_INVALID] = this.firstInvalid;
     this.endCall();
     return this.found;
+  }
+
+  /** Whether probing the cover grid pays: at most a quarter of the sampled probes meet a record (as the core). */
+  private coverPays(count: number, mask: number): boolean {
+    const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
+    const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], pitch = cols + 1;
+    if (cols === 0 || h[HDR + G_LARGE] > 0) return cols === 0;
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], cellsw = (h[HDR + H_CELLS] >> 2) + 1;
+    let sampled = 0, meeting = 0;
+    for (let i = 0; i < count; i += COVER_SAMPLE) {
+      const k = u8[kp + i];
+      if ((i32[gw + i] & mask) === 0 || k === KIND_NONE) continue;
+      const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
+      const c0x = cellOf(boxLo(k, x, a), ox, inv, cols), c0y = cellOf(boxLo(k, y, a), oy, inv, rows);
+      const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), dy = cellOf(boxY1(k, y, a, b), oy, inv, rows) - c0y;
+      const row = c0y * pitch, next = dy > 0 ? row + pitch : row;
+      const runs = i32[cellsw + row + c1x] - i32[cellsw + row + c0x - 1] + i32[cellsw + next + c1x] - i32[cellsw + next + c0x - 1];
+      sampled++;
+      if (runs > 0 || dy > 1) meeting++;
+    }
+    return meeting <= sampled >> 1 >> 1;
+  }
+
+  /**
+   * The core's probeCover: each live slot in `mask` probes the cells its own box covers; the
+   * first pass lists the probes whose runs hold a record (into H_HOME), the second tests them.
+   */
+  private probeCover(count: number, mask: number, rev: boolean): void {
+    const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
+    const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], pitch = cols + 1;
+    if (cols === 0) return;
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], gx1 = f32[HDR + G_MAXX], gy1 = f32[HDR + G_MAXY];
+    const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
+    const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
+    const large = h[HDR + G_LARGE], largew = h[HDR + H_LARGE] >> 2, boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
+    const listw = h[HDR + H_HOME] >> 2, hitw = boxw + (h[HDR + G_SELECTED] << 2);
+    let visited = 0, tests = 0, listed = 0;
+    for (let i = 0; i < count; i++) {
+      const ki = u8[kp + i];
+      if ((i32[gw + i] & mask) === 0 || ki === KIND_NONE) continue;
+      const xi = f32[xw + i], yi = f32[yw + i], ai = f32[aw + i], bi = f32[bw + i];
+      const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
+      if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { this.noteInvalid(i); continue; }
+      if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
+      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+      const c1x = cellOf(x1, ox, inv, cols), dy = cellOf(y1, oy, inv, rows) - c0y;
+      const row = c0y * pitch, next = row + pitch;
+      const run0 = i32[cellsw + row + c1x] - i32[cellsw + row + c0x - 1];
+      const run1 = dy > 0 ? i32[cellsw + next + c1x] - i32[cellsw + next + c0x - 1] : 0;
+      visited += (c1x - c0x + 1) * (dy + 1);
+      if (run0 + run1 > 0 || dy > 1 || large > 0) i32[listw + listed++] = i;
+    }
+    for (let t = 0; t < listed; t++) {
+      const i = i32[listw + t], ki = u8[kp + i];
+      const xi = f32[xw + i], yi = f32[yw + i], ai = f32[aw + i], bi = f32[bw + i];
+      const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
+      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
+      const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+      const spans = c1x !== c0x || c1y !== c0y;
+      let hits = 0;
+      for (let cy = c0y; cy <= c1y; cy++) {
+        const row = cy * pitch;
+        const from = i32[cellsw + row + c0x - 1], to = i32[cellsw + row + c1x];
+        tests += to - from;
+        for (let q = from; q < to; q++) {
+          const f = entw + q * ENTRY_WORDS;
+          if (recordOverlaps(i32[f] >>> KIND_SHIFT, f32[f + 1], f32[f + 2], f32[f + 3], f32[f + 4], x0, y0, x1, y1)) i32[hitw + hits++] = f;
+        }
+      }
+      for (let e = 0; e < hits; e++) {
+        const f = i32[hitw + e];
+        const tag = i32[f], k = tag >>> KIND_SHIFT, j = tag & TAG_SLOT;
+        const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
+        if (j === i) { tests--; continue; }
+        if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, i32[f + 5])) continue;
+        this.narrowTests++;
+        if (!overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) continue;
+        if (rev) this.emitPair(pairw, cap, j, i);
+        else this.emitPair(pairw, cap, i, j);
+      }
+      for (let t2 = 0; t2 < large; t2++) {
+        const s = i32[largew + t2], o = boxw + (s << 2), j = i32[selw + s];
+        if (j === i) continue;
+        tests++;
+        if (x1 < f32[o] || x0 > f32[o + 2] || y1 < f32[o + 1] || y0 > f32[o + 3]) continue;
+        this.narrowTests++;
+        if (!this.overlapSlots(i, j)) continue;
+        if (rev) this.emitPair(pairw, cap, j, i);
+        else this.emitPair(pairw, cap, i, j);
+      }
+    }
+    this.cellsVisited += visited;
+    this.aabbTests += tests;
   }
 
   firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean): number {
@@ -614,4 +814,10 @@ function recordOverlaps(k: number, x: number, y: number, a: number, b: number, x
 function cellOf(v: number, origin: number, inv: number, n: number): number {
   const t = (v - origin) * inv;
   return t < 1 ? 0 : (t >= n ? n - 1 : t | 0);
+}
+
+/** In a cover grid, whether cell `cell` holds the top-left corner of the two boxes' intersection (as the core's pairCell). */
+function pairCell(k: number, x: number, y: number, a: number, x0: number, y0: number, ox: number, oy: number, inv: number, cols: number, rows: number, cell: number): boolean {
+  const px = Math.max(x0, boxLo(k, x, a)), py = Math.max(y0, boxLo(k, y, a));
+  return cellOf(py, oy, inv, rows) * (cols + 1) + cellOf(px, ox, inv, cols) === cell;
 }
