@@ -448,7 +448,7 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
 /**
  * The grid over `mask`: home cells (each small entity in the cell of its top-left corner, the
  * queries looking one cell back), or with `cover` a cover grid (each small entity listed in every
- * cell its box covers, at most four, the queries looking at their own cells only).
+ * cell its box covers, up to three by three, the queries looking at their own cells only).
  */
 function build(count: i32, mask: u32, cellSize: f32, cover: bool): i32 {
   invalid = 0;
@@ -952,9 +952,9 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
 
 /**
  * probeGrid on a cover grid: each live slot i in `mask`, in slot order, reads the records of the
- * cells its own box covers (no look-back: every small entity is listed wherever it reaches), and a
- * pair met in several cells counts in one (pairCell); then the large list. Emits (i, j), or (j, i)
- * with `rev`; slot i itself is never reported.
+ * cells its own box covers (no look-back: every entity is listed wherever it reaches), and a pair
+ * met in several cells counts in one (pairCell). The grid has no large list: coverPays refuses a
+ * cover grid with one. Emits (i, j), or (j, i) with `rev`; slot i itself is never reported.
  *
  * Two passes. Most probes of a bullet hell meet no record at all, and a loop whose trip count
  * changes from probe to probe costs a mispredicted branch or two per probe: so the first pass
@@ -968,11 +968,10 @@ function probeCover(count: i32, mask: u32, rev: bool): void {
   if (cols == 0) return;
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  const large = hdr(G_LARGE), largep = hdr(H_LARGE), boxp = hdr(H_BOX), selp = hdr(H_SEL), listp = hdr(H_HOME);
+  const listp = hdr(H_HOME);
   // A probe's overlapping records (at most all of them: 9 per indexed entity) go to H_BOX past the
   // large entities' boxes (16 bytes per indexed entity): 52 bytes per indexed entity of its 16 per slot.
-  const hitp = boxp + (hdr(G_SELECTED) << 4);
-  const every = <i32>(large > 0);
+  const hitp = hdr(H_BOX) + (hdr(G_SELECTED) << 4);
   let visited = 0, tests = 0, listed = 0, i = 0;
   if (ASC_FEATURE_SIMD) {
     // Four probes at a time: boxes, cells and the four run bounds by lane (as homePass); only the
@@ -1009,13 +1008,13 @@ function probeCover(count: i32, mask: u32, rev: bool): void {
       const some = i32x4.bitmask(inside);
       if (some == 0) continue;
       const f1 = v128.bitselect(from1, to1, two);
-      probeLane(i, 0, some, cellsp, i32x4.extract_lane(from0, 0), i32x4.extract_lane(to0, 0), i32x4.extract_lane(f1, 0), i32x4.extract_lane(to1, 0), i32x4.extract_lane(dy, 0), every, listp, listed);
+      probeLane(i, 0, some, cellsp, i32x4.extract_lane(from0, 0), i32x4.extract_lane(to0, 0), i32x4.extract_lane(f1, 0), i32x4.extract_lane(to1, 0), i32x4.extract_lane(dy, 0), listp, listed);
       listed = probeListed;
-      probeLane(i, 1, some, cellsp, i32x4.extract_lane(from0, 1), i32x4.extract_lane(to0, 1), i32x4.extract_lane(f1, 1), i32x4.extract_lane(to1, 1), i32x4.extract_lane(dy, 1), every, listp, listed);
+      probeLane(i, 1, some, cellsp, i32x4.extract_lane(from0, 1), i32x4.extract_lane(to0, 1), i32x4.extract_lane(f1, 1), i32x4.extract_lane(to1, 1), i32x4.extract_lane(dy, 1), listp, listed);
       listed = probeListed;
-      probeLane(i, 2, some, cellsp, i32x4.extract_lane(from0, 2), i32x4.extract_lane(to0, 2), i32x4.extract_lane(f1, 2), i32x4.extract_lane(to1, 2), i32x4.extract_lane(dy, 2), every, listp, listed);
+      probeLane(i, 2, some, cellsp, i32x4.extract_lane(from0, 2), i32x4.extract_lane(to0, 2), i32x4.extract_lane(f1, 2), i32x4.extract_lane(to1, 2), i32x4.extract_lane(dy, 2), listp, listed);
       listed = probeListed;
-      probeLane(i, 3, some, cellsp, i32x4.extract_lane(from0, 3), i32x4.extract_lane(to0, 3), i32x4.extract_lane(f1, 3), i32x4.extract_lane(to1, 3), i32x4.extract_lane(dy, 3), every, listp, listed);
+      probeLane(i, 3, some, cellsp, i32x4.extract_lane(from0, 3), i32x4.extract_lane(to0, 3), i32x4.extract_lane(f1, 3), i32x4.extract_lane(to1, 3), i32x4.extract_lane(dy, 3), listp, listed);
       listed = probeListed;
     }
     visited = sum4(visitedv);
@@ -1030,11 +1029,8 @@ function probeCover(count: i32, mask: u32, rev: bool): void {
     const inside = <i32>(x1 >= ox) & <i32>(y1 >= oy) & <i32>(x0 <= gx1) & <i32>(y0 <= gy1);
     const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
-    const dy = c1y - c0y, row = c0y * pitch, next = row + pitch;
-    // The runs of the first two rows (the second is the padding row when the grid has one row).
-    const run0 = load<i32>(cellsp + ((row + c1x) << 2)) - load<i32>(cellsp + ((row + c0x - 1) << 2));
-    const run1 = load<i32>(cellsp + ((next + c1x) << 2)) - load<i32>(cellsp + ((next + c0x - 1) << 2));
-    const some = <i32>(run0 + select<i32>(run1, 0, dy > 0) > 0) | <i32>(dy > 1) | every;
+    const dy = c1y - c0y;
+    const some = <i32>(firstRuns(cellsp, pitch, c0x, c0y, c1x, dy) > 0) | <i32>(dy > 1);
     visited += select<i32>((c1x - c0x + 1) * (dy + 1), 0, inside);
     store<i32>(listp + (listed << 2), i);
     listed += some & inside;
@@ -1073,19 +1069,22 @@ function probeCover(count: i32, mask: u32, rev: bool): void {
       if (rev) emitPair(pairp, cap, j, i);
       else emitPair(pairp, cap, i, j);
     }
-    for (let t = 0; t < large; t++) {
-      const s = load<i32>(largep + (t << 2)), o = boxp + (s << 4), j = load<i32>(selp + (s << 2));
-      if (j == i) continue;
-      tests++;
-      if (x1 < load<f32>(o) || x0 > load<f32>(o, 8) || y1 < load<f32>(o, 4) || y0 > load<f32>(o, 12)) continue;
-      narrowTests++;
-      if (!overlapSlots(i, j)) continue;
-      if (rev) emitPair(pairp, cap, j, i);
-      else emitPair(pairp, cap, i, j);
-    }
   }
   cellsVisited += visited;
   aabbTests += tests;
+}
+
+/**
+ * Records in a cover grid's runs for the box covering columns c0x..c1x from row c0y, over its
+ * first row and, when it reaches the next (dy > 0), that one too. The row after the last is the
+ * padding row, so reading it is always in bounds.
+ */
+// @ts-ignore: decorator
+@inline function firstRuns(cellsp: i32, pitch: i32, c0x: i32, c0y: i32, c1x: i32, dy: i32): i32 {
+  const row = c0y * pitch, next = row + pitch;
+  const run0 = load<i32>(cellsp + ((row + c1x) << 2)) - load<i32>(cellsp + ((row + c0x - 1) << 2));
+  const run1 = load<i32>(cellsp + ((next + c1x) << 2)) - load<i32>(cellsp + ((next + c0x - 1) << 2));
+  return run0 + select<i32>(run1, 0, dy > 0);
 }
 
 // The list length after the last probeLane (wasm has no tuples; read at once into a local).
@@ -1093,14 +1092,14 @@ let probeListed = 0;
 
 /**
  * probeCover's first pass for lane l of the four probes from slot i: lists slot i + l when it is
- * inside the grid (bit l of `inside`) and its runs hold a record, it reaches past two rows, or the
- * grid has large entities (`every`). Byte offsets from0..to1 bound the runs of its first two rows.
+ * inside the grid (bit l of `inside`) and its runs hold a record or it reaches past two rows.
+ * Byte offsets from0..to1 bound the runs of its first two rows (firstRuns by lane).
  */
 // @ts-ignore: decorator
-@inline function probeLane(i: i32, l: i32, inside: i32, cellsp: i32, from0: i32, to0: i32, from1: i32, to1: i32, dy: i32, every: i32, listp: i32, listed: i32): void {
+@inline function probeLane(i: i32, l: i32, inside: i32, cellsp: i32, from0: i32, to0: i32, from1: i32, to1: i32, dy: i32, listp: i32, listed: i32): void {
   const runs = load<i32>(cellsp + to0) - load<i32>(cellsp + from0) + load<i32>(cellsp + to1) - load<i32>(cellsp + from1);
   store<i32>(listp + (listed << 2), i + l);
-  probeListed = listed + ((<i32>(runs > 0) | <i32>(dy > 1) | every) & (inside >> l) & 1);
+  probeListed = listed + ((<i32>(runs > 0) | <i32>(dy > 1)) & (inside >> l) & 1);
 }
 
 // coverPays tests every COVER_SAMPLE-th slot; after it says no, crossPairs tries again COVER_RETRY calls later.
@@ -1109,9 +1108,10 @@ const COVER_RETRY = 16;
 let coverRetry = 0;
 
 /**
- * Whether probing the cover grid of the last build pays: at most a quarter of the sampled probes
- * (live slots in `mask` among every COVER_SAMPLE-th) meet a record in the cells their boxes cover,
- * or reach past two rows. Reads the grid as probeCover does; writes nothing.
+ * Whether probing the cover grid of the last build pays: it has no large entities (every probe
+ * would test them all), and at most a quarter of the sampled probes (live slots in `mask` among
+ * every COVER_SAMPLE-th) meet a record in the cells their boxes cover, or reach past two rows, as
+ * probeCover's first pass decides. Writes nothing.
  */
 function coverPays(count: i32, mask: u32): bool {
   const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
@@ -1127,11 +1127,8 @@ function coverPays(count: i32, mask: u32): bool {
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const c0x = cellOf(boxLo(k, x, a), ox, inv, cols), c0y = cellOf(boxLo(k, y, a), oy, inv, rows);
     const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), dy = cellOf(boxY1(k, y, a, b), oy, inv, rows) - c0y;
-    const row = c0y * pitch, next = select<i32>(row + pitch, row, dy > 0);
-    const runs = load<i32>(cellsp + ((row + c1x) << 2)) - load<i32>(cellsp + ((row + c0x - 1) << 2)) +
-      load<i32>(cellsp + ((next + c1x) << 2)) - load<i32>(cellsp + ((next + c0x - 1) << 2));
     sampled++;
-    meeting += <i32>(runs > 0) | <i32>(dy > 1);
+    meeting += <i32>(firstRuns(cellsp, pitch, c0x, c0y, c1x, dy) > 0) | <i32>(dy > 1);
   }
   return meeting <= sampled >> 2;
 }

@@ -639,7 +639,7 @@ export class BaselineKernel implements Kernel {
     return this.found;
   }
 
-  /** Whether probing the cover grid pays: at most a quarter of the sampled probes meet a record (as the core). */
+  /** Whether probing the cover grid pays: no large entities, and at most a quarter of the sampled probes meet a record (as the core). */
   private coverPays(count: number, mask: number): boolean {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], pitch = cols + 1;
@@ -654,10 +654,8 @@ export class BaselineKernel implements Kernel {
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
       const c0x = cellOf(boxLo(k, x, a), ox, inv, cols), c0y = cellOf(boxLo(k, y, a), oy, inv, rows);
       const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), dy = cellOf(boxY1(k, y, a, b), oy, inv, rows) - c0y;
-      const row = c0y * pitch, next = dy > 0 ? row + pitch : row;
-      const runs = i32[cellsw + row + c1x] - i32[cellsw + row + c0x - 1] + i32[cellsw + next + c1x] - i32[cellsw + next + c0x - 1];
       sampled++;
-      if (runs > 0 || dy > 1) meeting++;
+      if (firstRuns(i32, cellsw, pitch, c0x, c0y, c1x, dy) > 0 || dy > 1) meeting++;
     }
     return meeting <= sampled >> 1 >> 1;
   }
@@ -665,6 +663,7 @@ export class BaselineKernel implements Kernel {
   /**
    * The core's probeCover: each live slot in `mask` probes the cells its own box covers; the
    * first pass lists the probes whose runs hold a record (into H_HOME), the second tests them.
+   * The grid has no large list (coverPays refuses a cover grid with one).
    */
   private probeCover(count: number, mask: number, rev: boolean): void {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
@@ -675,8 +674,7 @@ export class BaselineKernel implements Kernel {
     const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], gx1 = f32[HDR + G_MAXX], gy1 = f32[HDR + G_MAXY];
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
-    const large = h[HDR + G_LARGE], largew = h[HDR + H_LARGE] >> 2, boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
-    const listw = h[HDR + H_HOME] >> 2, hitw = boxw + (h[HDR + G_SELECTED] << 2);
+    const listw = h[HDR + H_HOME] >> 2, hitw = (h[HDR + H_BOX] >> 2) + (h[HDR + G_SELECTED] << 2);
     let visited = 0, tests = 0, listed = 0;
     for (let i = 0; i < count; i++) {
       const ki = u8[kp + i];
@@ -687,11 +685,8 @@ export class BaselineKernel implements Kernel {
       if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
       const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
       const c1x = cellOf(x1, ox, inv, cols), dy = cellOf(y1, oy, inv, rows) - c0y;
-      const row = c0y * pitch, next = row + pitch;
-      const run0 = i32[cellsw + row + c1x] - i32[cellsw + row + c0x - 1];
-      const run1 = dy > 0 ? i32[cellsw + next + c1x] - i32[cellsw + next + c0x - 1] : 0;
       visited += (c1x - c0x + 1) * (dy + 1);
-      if (run0 + run1 > 0 || dy > 1 || large > 0) i32[listw + listed++] = i;
+      if (firstRuns(i32, cellsw, pitch, c0x, c0y, c1x, dy) > 0 || dy > 1) i32[listw + listed++] = i;
     }
     for (let t = 0; t < listed; t++) {
       const i = i32[listw + t], ki = u8[kp + i];
@@ -718,16 +713,6 @@ export class BaselineKernel implements Kernel {
         if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, i32[f + 5])) continue;
         this.narrowTests++;
         if (!overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) continue;
-        if (rev) this.emitPair(pairw, cap, j, i);
-        else this.emitPair(pairw, cap, i, j);
-      }
-      for (let t2 = 0; t2 < large; t2++) {
-        const s = i32[largew + t2], o = boxw + (s << 2), j = i32[selw + s];
-        if (j === i) continue;
-        tests++;
-        if (x1 < f32[o] || x0 > f32[o + 2] || y1 < f32[o + 1] || y0 > f32[o + 3]) continue;
-        this.narrowTests++;
-        if (!this.overlapSlots(i, j)) continue;
         if (rev) this.emitPair(pairw, cap, j, i);
         else this.emitPair(pairw, cap, i, j);
       }
@@ -814,6 +799,12 @@ function recordOverlaps(k: number, x: number, y: number, a: number, b: number, x
 function cellOf(v: number, origin: number, inv: number, n: number): number {
   const t = (v - origin) * inv;
   return t < 1 ? 0 : (t >= n ? n - 1 : t | 0);
+}
+
+/** Records in a cover grid's runs over a box's first row and, with dy > 0, the next (as the core's firstRuns). */
+function firstRuns(i32: Int32Array, cellsw: number, pitch: number, c0x: number, c0y: number, c1x: number, dy: number): number {
+  const row = c0y * pitch, run0 = i32[cellsw + row + c1x] - i32[cellsw + row + c0x - 1];
+  return dy > 0 ? run0 + i32[cellsw + row + pitch + c1x] - i32[cellsw + row + pitch + c0x - 1] : run0;
 }
 
 /** In a cover grid, whether cell `cell` holds the top-left corner of the two boxes' intersection (as the core's pairCell). */
