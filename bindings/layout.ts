@@ -19,6 +19,7 @@
 //   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
 //   H_RESULTS        i32   facade      i32[CAPACITY]: query output
 //   H_HIST           i32   facade      i32[256]: size histogram (f32 exponent buckets), scratch
+//   H_PLANES         i32   facade      f32[4 x PLANE_STRIDE]: the entries' boxes as four planes (x0s, y0s, x1s, y1s), scratch of the SIMD core
 //   G_*              mixed kernel      the grid built by the last call
 //   S_*              i32   kernel      what the last call visited
 export const HEADER = 256;
@@ -53,6 +54,7 @@ export const H_PAIRS_CAP = 15;
 export const H_RESULTS = 16;
 export const H_HIST = 17;
 export const H_HOME = 18;
+export const H_PLANES = 19;
 
 // Grid of the last build (f32 fields are stored as f32 bits).
 export const G_COLS = 20;
@@ -88,6 +90,9 @@ export const FLAG_HIT = 2; // firstHits: this enemy was hit
 export const NO_SLOT = 0x7fffffff; // firstHits: no hit found
 export const HIST_BUCKETS = 256;
 export const ENTRY_BYTES = 24;
+// The SIMD core's box planes: one f32 per entry and four of slack, so a four-lane load at any
+// entry stays inside its plane. Plane k starts at H_PLANES + 4 * k * (CAPACITY + PLANE_SLACK).
+export const PLANE_SLACK = 4;
 export const KIND_SHIFT = 24; // entry tags: slots stay below 2^24
 export const TAG_SLOT = 0xffffff;
 

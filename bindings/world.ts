@@ -15,11 +15,12 @@
 //   pairs           i32[2P]    pair output
 //   results         i32[S]     query output
 //   hist            i32[256]   scratch: size histogram
+//   planes          f32[4(C+4)] scratch: the entries' boxes as four planes (the SIMD core's pair walk)
 import {
   CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
   G_MASK, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
-  H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
-  HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
+  H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
+  HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "./layout.js";
 import type { Kernel } from "./kernel.js";
@@ -96,7 +97,7 @@ interface Layout {
 }
 
 // Region order; the first PRESERVED survive growth.
-const REGION_FIELDS = [H_X, H_Y, H_A, H_B, H_GROUPS, H_KIND, H_FLAGS, H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_LARGE, H_HOME, H_PAIRS, H_RESULTS, H_HIST];
+const REGION_FIELDS = [H_X, H_Y, H_A, H_B, H_GROUPS, H_KIND, H_FLAGS, H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_LARGE, H_HOME, H_PAIRS, H_RESULTS, H_HIST, H_PLANES];
 const R_PAIRS = 13;
 const R_RESULTS = 14;
 const PRESERVED = 7;
@@ -106,7 +107,7 @@ function layoutFor(base: number, capacity: number, pairCapacity: number): Layout
   const cells = CELLS_PER_ENTITY * capacity + SCRATCH_SLACK;
   const bytes = [4 * slots, 4 * slots, 4 * slots, 4 * slots, 4 * slots, slots, slots,
     16 * capacity, 4 * capacity, 4 * cells, ENTRY_BYTES * capacity, 4 * capacity, 4 * capacity, 8 * pairCapacity, 4 * slots,
-    4 * HIST_BUCKETS];
+    4 * HIST_BUCKETS, 16 * (capacity + PLANE_SLACK)];
   const offsets = new Int32Array(bytes.length);
   const sizes = new Int32Array(bytes.length);
   let at = align16(base);
