@@ -23,7 +23,7 @@
 import {
   CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_HOME, COVER_RECORDS, COVER_SHIFT_X, COVER_SHIFT_Y, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
-  H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_PLANES, PLANE_SLACK, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
+  H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_PLANES, PLANE_SLACK, G_INVY, G_SPLIT, CLASS_ALL, CLASS_WIDE, CLASS_TALL, SPLIT_LARGE, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS, S_CELLS_VISITED,
   S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../bindings/layout";
@@ -60,6 +60,7 @@ let minY: f32 = 0;
 let maxX: f32 = 0;
 let maxY: f32 = 0;
 let cellSide: f64 = 1;
+let cellSideY: f64 = 1;
 let ncols = 0;
 let nrows = 0;
 
@@ -129,7 +130,7 @@ function autoCellSize(histp: i32, n: i32): f64 {
  * leave with +0 for -0: the SIMD build keeps a minimum per lane, and which zero a slot-order scan
  * meets first is lost there (the sign of the origin changes no cell).
  */
-function selectPass(count: i32, mask: u32): i32 {
+function selectPass(count: i32, mask: u32, cls: i32): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const selp = hdr(H_SEL), histp = hdr(H_HIST);
@@ -158,13 +159,14 @@ function selectPass(count: i32, mask: u32): i32 {
       const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, v128.bitselect(b, ac, isRect));
       // boxOk by lane.
       const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
-      const ok = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, isRect), zero)));
+      const valid = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, isRect), zero)));
+      const dx = f32x4.sub(x1, x0), dy = f32x4.sub(y1, y0);
+      const ok = cls == CLASS_ALL ? valid : v128.and(valid, cls == CLASS_WIDE ? f32x4.ge(dx, dy) : f32x4.gt(dy, dx));
       // pmin(m, v) is `v < m ? v : m`, the scalar loop's select, lane by lane.
       x0v = f32x4.pmin(x0v, v128.bitselect(x0, inf, ok));
       y0v = f32x4.pmin(y0v, v128.bitselect(y0, inf, ok));
       x1v = f32x4.pmax(x1v, v128.bitselect(x1, ninf, ok));
       y1v = f32x4.pmax(y1v, v128.bitselect(y1, ninf, ok));
-      const dx = f32x4.sub(x1, x0), dy = f32x4.sub(y1, y0);
       v128.store(lanes, i32x4.shl(i32x4.shr_u(v128.bitselect(dx, dy, f32x4.gt(dx, dy)), 23), 2));
       const okBits = i32x4.bitmask(ok);
       if (okBits == 0b1111) {
@@ -179,7 +181,7 @@ function selectPass(count: i32, mask: u32): i32 {
         if ((n & sample) == 0) bump(histp + load<i32>(lanes + (l << 2)));
         n++;
       }
-      for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
+      for (let bits = liveBits & ~i32x4.bitmask(valid); bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
     }
     x0m = min4(x0v, false); y0m = min4(y0v, false); x1m = min4(x1v, true); y1m = min4(y1v, true);
   }
@@ -190,6 +192,7 @@ function selectPass(count: i32, mask: u32): i32 {
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
     if (!boxOk(k, a, b, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (cls != CLASS_ALL && (x1 - x0 >= y1 - y0) != (cls == CLASS_WIDE)) continue;
     store<i32>(selp + (n << 2), i);
     // Plain compares: boxes are finite here, and wasm's NaN-aware f32.min/max cost more.
     x0m = select<f32>(x0, x0m, x0 < x0m);
@@ -238,9 +241,21 @@ function selectPass(count: i32, mask: u32): i32 {
  * table has one empty column on the right and one empty row below (its pitch is cols + 1), and a
  * zero before cell 0: every neighbour run is then two loads, with no edge tests.
  */
-function chooseShape(n: i32, cellSize: f32, cover: bool): void {
+function chooseShape(n: i32, cellSize: f32, cellSizeY: f32, cover: bool): void {
   const w = <f64>maxX - <f64>minX, h = <f64>maxY - <f64>minY;
   const maxCells = <f64>min(hdr(H_CELLS_CAP) - 1, n * (cover ? COVER_CELLS_PER_ENTITY : CELLS_PER_ENTITY) + SCRATCH_SLACK);
+  if (cellSizeY > 0) {
+    // A split grid's cells (cellSize wide, cellSizeY high), both scaled alike until they fit.
+    let sx: f64 = cellSize, sy: f64 = cellSizeY;
+    const grow = max(Math.sqrt(w * h / maxCells / (sx * sy)), max(w / sx, h / sy) / maxCells); // the latter for a line
+    if (grow > 1) { sx *= grow; sy *= grow; }
+    while ((Math.floor(w / sx) + 2) * (Math.floor(h / sy) + 2) > maxCells) { sx *= 1.0625; sy *= 1.0625; }
+    cellSide = sx;
+    cellSideY = sy;
+    ncols = <i32>(Math.floor(w / sx) + 1);
+    nrows = <i32>(Math.floor(h / sy) + 1);
+    return;
+  }
   // A cover grid's cells are half as wide: its entities reach up to two cells past home, and a
   // probe then meets fewer records that do not overlap it.
   let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(hdr(H_HIST), histSamples) * (cover ? 0.5 : 1);
@@ -250,6 +265,7 @@ function chooseShape(n: i32, cellSize: f32, cover: bool): void {
   if (!(cs >= 1e-30)) cs = 1e-30 > (w + h) ? 1 : (w + h); // everything on one point
   while ((Math.floor(w / cs) + 2) * (Math.floor(h / cs) + 2) > maxCells) cs *= 1.0625; // gently: doubling would overshoot to four times fewer cells
   cellSide = cs;
+  cellSideY = cs;
   ncols = <i32>(Math.floor(w / cs) + 1);
   nrows = <i32>(Math.floor(h / cs) + 1);
 }
@@ -259,7 +275,7 @@ function chooseShape(n: i32, cellSize: f32, cover: bool): void {
  * than one cell past home) go to the large list instead (their selection index; their box into
  * H_BOX at that index); returns how many did.
  */
-function homePass(n: i32, inv: f32): i32 {
+function homePass(n: i32, inv: f32, invY: f32): i32 {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const boxp = hdr(H_BOX), selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, homep = hdr(H_HOME), largep = hdr(H_LARGE);
   const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY;
@@ -271,7 +287,7 @@ function homePass(n: i32, inv: f32): i32 {
     // slots (the common case: a mask that takes most entities) load as vectors, others gather.
     const lanes = memory.data(80, 16);
     const circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT), one = i32x4.splat(1);
-    const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv);
+    const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), invYv = f32x4.splat(invY);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
     for (; s + 4 <= n; s += 4) {
       const sel = v128.load(selp + (s << 2));
@@ -291,8 +307,8 @@ function homePass(n: i32, inv: f32): i32 {
       const ac = v128.and(a, isCircle);
       const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac);
       const x1 = f32x4.add(x, v128.and(a, i32x4.ge_u(k, circle))), y1 = f32x4.add(y, v128.bitselect(b, ac, i32x4.eq(k, rect)));
-      const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invv, lastRow);
-      const big = v128.or(i32x4.gt_s(i32x4.sub(cellsOf(x1, oxv, invv, lastCol), c0x), one), i32x4.gt_s(i32x4.sub(cellsOf(y1, oyv, invv, lastRow), c0y), one));
+      const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invYv, lastRow);
+      const big = v128.or(i32x4.gt_s(i32x4.sub(cellsOf(x1, oxv, invv, lastCol), c0x), one), i32x4.gt_s(i32x4.sub(cellsOf(y1, oyv, invYv, lastRow), c0y), one));
       const home = v128.or(i32x4.add(i32x4.mul(c0y, pitchv), c0x), big); // -1 for the large
       v128.store(homep + (s << 2), home);
       const bigBits = i32x4.bitmask(big);
@@ -322,8 +338,8 @@ function homePass(n: i32, inv: f32): i32 {
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
-    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, invY, rows);
+    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
     if (c1x - c0x > 1 || c1y - c0y > 1) {
       store<i32>(homep + (s << 2), -1);
       const o = boxp + (s << 4);
@@ -442,7 +458,7 @@ function scatterPass(n: i32): void {
 
 /** Builds the grid over live entities with (groups & mask) != 0 among slots [0, count); returns how many it holds. */
 export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
-  return build(count, mask, cellSize, false);
+  return build(count, mask, cellSize, false, 0, CLASS_ALL);
 }
 
 /**
@@ -450,10 +466,10 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
  * queries looking one cell back), or with `cover` a cover grid (each small entity listed in every
  * cell its box covers, up to three by three, the queries looking at their own cells only).
  */
-function build(count: i32, mask: u32, cellSize: f32, cover: bool): i32 {
+function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32, cls: i32): i32 {
   invalid = 0;
   firstInvalid = -1;
-  const n = selectPass(count, mask);
+  const n = selectPass(count, mask, cls);
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
   setHdr(G_SELECTED, n);
@@ -463,8 +479,8 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool): i32 {
     setHdr(G_COLS, 0); setHdr(G_ROWS, 0); setHdr(G_ENTRIES, 0); setHdr(G_LARGE, 0);
     return 0;
   }
-  chooseShape(n, cellSize, cover);
-  const inv = <f32>(1 / cellSide);
+  chooseShape(n, cellSize, cellSizeY, cover);
+  const inv = <f32>(1 / cellSide), invY = <f32>(1 / cellSideY);
   let large = 0, records = 0;
   if (cover) {
     const counts = coverPass(n, inv);
@@ -473,7 +489,7 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool): i32 {
     prefixSum((ncols + 1) * (nrows + 1));
     coverScatter(n);
   } else {
-    large = homePass(n, inv);
+    large = homePass(n, inv, invY);
     records = n - large;
     prefixSum((ncols + 1) * (nrows + 1));
     scatterPass(n);
@@ -485,6 +501,7 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool): i32 {
   setHdrF(G_MAXX, maxX);
   setHdrF(G_MAXY, maxY);
   setHdrF(G_INV, inv);
+  setHdrF(G_INVY, invY);
   setHdrF(G_CELL, <f32>cellSide);
   setHdr(G_ENTRIES, records);
   setHdr(G_LARGE, large);
@@ -729,11 +746,200 @@ function largePairs(i: i32, x0: f32, y0: f32, x1: f32, y1: f32, from: i32, to: i
   }
 }
 
+// selfPairs' split of thin boxes: tried while the last grid was crowded, and after a no, again
+// SPLIT_RETRY calls later. The cell sizes of the two grids come from splitPays' sample.
+const SPLIT_RETRY = 16;
+const SPLIT_THIN = 4; // a box is thin when its long side is at least this many times its short side
+let lastCrowded = false;
+let splitRetry = 0;
+let wideX: f32 = 0;
+let wideY: f32 = 0;
+let tallX: f32 = 0;
+let tallY: f32 = 0;
+
 /** All overlapping pairs (lo, hi) among live entities in `mask`; returns the total, which may exceed the pair capacity. */
 export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
   beginCall();
-  const n = build(count, mask, cellSize, false);
-  if (n == 0) { endCall(); return 0; }
+  // Long thin boxes of both orientations (walls, lasers: the skewed scene) crowd square cells,
+  // which must be as long as the longest box. When nearly every box is thin, the wide ones go in
+  // a grid of wide flat cells, the tall ones in a grid of tall narrow cells, and each pair is met
+  // once: wide with wide, tall with tall, each wide box against the tall grid.
+  if (cellSize <= 0 && lastCrowded && --splitRetry <= 0) {
+    splitRetry = SPLIT_RETRY;
+    if (splitPays(count, mask)) {
+      const wide = build(count, mask, wideX, false, wideY, CLASS_WIDE);
+      if (wide > 0) walkGrid();
+      probeOrder(wide);
+      const tall = build(count, mask, tallX, false, tallY, CLASS_TALL);
+      // Each wide box is tested against the tall grid's whole large list, which must be short;
+      // else the call starts over on one grid.
+      if (hdr(G_LARGE) <= SPLIT_LARGE) {
+        splitRetry = 0;
+        if (tall > 0) {
+          walkGrid();
+          probeSplit(wide);
+        }
+        setHdr(G_SELECTED, tall + wide);
+        setHdr(G_MASK, 0); // the grid left holds the tall boxes only: no query may use it
+        setHdr(G_SPLIT, 1);
+        endCall();
+        return found;
+      }
+      beginCall();
+    }
+  }
+  const n = build(count, mask, cellSize, false, 0, CLASS_ALL);
+  setHdr(G_SPLIT, 0);
+  if (n == 0) { lastCrowded = false; endCall(); return 0; }
+  lastCrowded = walkGrid();
+  endCall();
+  return found;
+}
+
+/**
+ * The wide grid just walked, in its order (cells row by row, then the large list): slots at the
+ * end of H_SEL, boxes at the end of H_BOX. The tall grid's build uses only the starts of both (an
+ * entry per tall entity), so the lists survive it. Probing the tall grid in this order, with
+ * the boxes read in order, keeps it in cache; in slot order each probe missed it at 100k.
+ */
+function probeOrder(n: i32): void {
+  const cap = hdr(H_CAPACITY);
+  const slotp = hdr(H_SEL) + ((cap - n) << 2), listp = hdr(H_BOX) + ((cap - n) << 4);
+  const entp = hdr(H_ENTRIES), small = hdr(G_ENTRIES), largep = hdr(H_LARGE), selp = hdr(H_SEL), boxp = hdr(H_BOX);
+  // The large boxes sit at their selection indices, which the list may overlap: first packed
+  // into H_PLANES (free until the tall walk), with their slots.
+  const packp = hdr(H_PLANES);
+  for (let k = 0; k < n - small; k++) {
+    const s = load<i32>(largep + (k << 2));
+    memory.copy(packp + (k << 4), boxp + (s << 4), 16);
+    store<i32>(largep + (k << 2), load<i32>(selp + (s << 2)));
+  }
+  for (let p = 0; p < small; p++) {
+    const f = entp + p * ENTRY_BYTES;
+    const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
+    const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
+    store<i32>(slotp + (p << 2), tag & TAG_SLOT);
+    const o = listp + (p << 4);
+    store<f32>(o, boxLo(k, x, a)); store<f32>(o, boxLo(k, y, a), 4); store<f32>(o, boxX1(k, x, a), 8); store<f32>(o, boxY1(k, y, a, b), 12);
+  }
+  for (let k = small; k < n; k++) {
+    store<i32>(slotp + (k << 2), load<i32>(largep + ((k - small) << 2)));
+    memory.copy(listp + (k << 4), packp + ((k - small) << 4), 16);
+  }
+}
+
+/**
+ * The split's wide boxes (probeOrder's lists) against the tall grid just walked: the small tall
+ * entities in the cells each box can reach (one cell back, as probeGrid), then the tall large
+ * list. Emits (lo, hi) slot pairs; counts as scanCells would.
+ */
+function probeSplit(n: i32): void {
+  const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
+  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), invY = hdrF(G_INVY), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
+  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
+  const large = hdr(G_LARGE), largep = hdr(H_LARGE), boxp = hdr(H_BOX), selp = hdr(H_SEL);
+  const capacity = hdr(H_CAPACITY), slotp = selp + ((capacity - n) << 2), listp = boxp + ((capacity - n) << 4);
+  const planep = hdr(H_PLANES), stride = (capacity + PLANE_SLACK) << 2;
+  let visited = 0, tests = 0;
+  for (let t = 0; t < n; t++) {
+    const i = load<i32>(slotp + (t << 2)), o = listp + (t << 4);
+    const x0 = load<f32>(o), y0 = load<f32>(o, 4), x1 = load<f32>(o, 8), y1 = load<f32>(o, 12);
+    if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
+    const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, invY, rows) - 1, 0);
+    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
+    visited += (c1x - c0x + 1) * (c1y - c0y + 1);
+    for (let cy = c0y; cy <= c1y; cy++) {
+      const row = cy * pitch;
+      const from = load<i32>(cellsp + ((row + c0x - 1) << 2)), to = load<i32>(cellsp + ((row + c1x) << 2));
+      tests += to - from;
+      if (ASC_FEATURE_SIMD) {
+        const x0v = f32x4.splat(x0), y0v = f32x4.splat(y0), x1v = f32x4.splat(x1), y1v = f32x4.splat(y1);
+        let q = from;
+        do {
+          const p = planep + (q << 2);
+          const hit = v128.and(v128.and(v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(to - q)), f32x4.le(v128.load(p), x1v)), f32x4.le(v128.load(p + stride), y1v)),
+            v128.and(f32x4.ge(v128.load(p + 2 * stride), x0v), f32x4.ge(v128.load(p + 3 * stride), y0v)));
+          for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) splitHit(i, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap);
+          q += 4;
+        } while (q < to);
+        continue;
+      }
+      for (let q = from; q < to; q++) {
+        const f = entp + q * ENTRY_BYTES;
+        const tag = load<i32>(f);
+        if (recordOverlaps(tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) splitHit(i, f, pairp, cap);
+      }
+    }
+    for (let k = 0; k < large; k++) {
+      const s = load<i32>(largep + (k << 2)), b = boxp + (s << 4);
+      tests++;
+      if (x1 < load<f32>(b) || x0 > load<f32>(b, 8) || y1 < load<f32>(b, 4) || y0 > load<f32>(b, 12)) continue;
+      const j = load<i32>(selp + (s << 2));
+      narrowTests++;
+      if (overlapSlots(i, j)) emitPair(pairp, cap, min(i, j), max(i, j));
+    }
+  }
+  cellsVisited += visited;
+  aabbTests += tests;
+}
+
+/** A split probe's box overlaps entry record f's: the exact test, the probe's shape read from the stores (rare: most boxes miss). */
+// @ts-ignore: decorator
+@inline function splitHit(i: i32, f: i32, pairp: i32, cap: i32): void {
+  narrowTests++;
+  const ki = <i32>load<u8>(hdr(H_KIND) + i);
+  const xi = load<f32>(hdr(H_X) + (i << 2)), yi = load<f32>(hdr(H_Y) + (i << 2)), ai = load<f32>(hdr(H_A) + (i << 2)), bi = load<f32>(hdr(H_B) + (i << 2));
+  const tag = load<i32>(f), j = tag & TAG_SLOT;
+  if (overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) emitPair(pairp, cap, min(i, j), max(i, j));
+}
+
+/**
+ * Whether selfPairs should split: a sample of about a thousand slots, every one of them (but one
+ * in 32) thin. Sets the split grids' cell sizes from the sample's longest sides per class, as
+ * autoCellSize rounds (the power of two above).
+ */
+function splitPays(count: i32, mask: u32): bool {
+  const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
+  const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  const step = max(1, count >> 10);
+  let live = 0, thin = 0;
+  let wx: f32 = 0, wy: f32 = 0, tx: f32 = 0, ty: f32 = 0;
+  for (let i = 0; i < count; i += step) {
+    const k = <i32>load<u8>(kp + i);
+    if ((load<u32>(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
+    const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
+    const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
+    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    if (!boxOk(k, a, b, x0, y0, x1, y1)) continue;
+    const dx = x1 - x0, dy = y1 - y0;
+    live++;
+    if (dx >= dy) {
+      if (dx >= dy * <f32>SPLIT_THIN && dx > 0) thin++;
+      wx = max(wx, dx); wy = max(wy, dy);
+    } else {
+      if (dy >= dx * <f32>SPLIT_THIN) thin++; // dy > dx >= 0 here
+      tx = max(tx, dx); ty = max(ty, dy);
+    }
+  }
+  if (live < 64 || thin < live - (live >> 5)) return false;
+  // Cells at least as long as the longest sampled side, and never more than 64 times longer than
+  // high (zero-height lines still get rows).
+  wideX = pow2Above(wx); wideY = pow2Above(max(wy, wx / 64));
+  tallY = pow2Above(ty); tallX = pow2Above(max(tx, ty / 64));
+  return true;
+}
+
+/** The power of two above v (the upper bound of its f32 exponent bucket, as autoCellSize). */
+// @ts-ignore: decorator
+@inline function pow2Above(v: f32): f32 {
+  return reinterpret<f32>(min((reinterpret<u32>(v) >> 23) + 1, 254) << 23);
+}
+
+/**
+ * The pairs of the grid just built: small against small in the half stencil, then the large list
+ * against the cells and against itself. Returns whether the grid was crowded.
+ */
+function walkGrid(): bool {
   const cols = ncols, rows = nrows, pitch = cols + 1, small = hdr(G_ENTRIES);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
@@ -767,7 +973,7 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
     pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap, false); // the rest of this cell, then E
     pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap, false);
   }
-  cellsVisited = cols * rows;
+  cellsVisited += cols * rows;
   // Large against small (through the cells their boxes reach) and against each other, by sort
   // and sweep on the left edge: a world of many large entities must not cost large^2 / 2 tests.
   const large = hdr(G_LARGE), largep = hdr(H_LARGE);
@@ -780,8 +986,7 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
     scanCells(i, -1, MODE_SELF, 0, false, true);
     largePairs(i, bx0, by0, bx1, by1, k + 1, large);
   }
-  endCall();
-  return found;
+  return crowded;
 }
 
 /**
@@ -882,15 +1087,15 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
  */
 function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, smallOnly: bool): i32 {
   const cols = hdr(G_COLS), rows = hdr(G_ROWS);
-  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV);
+  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), invY = hdrF(G_INVY);
   const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
   if (cols == 0 || x1 < ox || y1 < oy || x0 > hdrF(G_MAXX) || y0 > hdrF(G_MAXY)) return NO_SLOT;
   // A small entity reaches at most one cell past its home: look one cell before this box too. A
   // cover grid lists it wherever it reaches: look at this box's cells only, and count a pair met
   // in several of them once (pairCell).
   const cover = hdr(G_COVER) != 0, back = select<i32>(0, 1, cover);
-  const c0x = max(cellOf(x0, ox, inv, cols) - back, 0), c0y = max(cellOf(y0, oy, inv, rows) - back, 0);
-  const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+  const c0x = max(cellOf(x0, ox, inv, cols) - back, 0), c0y = max(cellOf(y0, oy, invY, rows) - back, 0);
+  const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
   const spans = cover && (c1x != c0x || c1y != c0y);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), boxp = hdr(H_BOX), selp = hdr(H_SEL);
   const gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS), pitch = cols + 1;
@@ -940,6 +1145,7 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
     if (mode == MODE_FIRST) best = j;
     else if (mode == MODE_RESULTS) { store<i32>(resp + (found << 2), j); found++; }
     else if (mode == MODE_PAIRS_REV) emitPair(pairp, cap, j, self);
+    else if (mode == MODE_SELF) emitPair(pairp, cap, min(self, j), max(self, j));
     else emitPair(pairp, cap, self, j);
   }
   return best;
@@ -1236,7 +1442,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
   // Scenes change slowly: after a sample said no, the next COVER_RETRY - 1 calls skip the try.
   const indexA = na < nb;
   if (min(na, nb) * COVER_RECORDS <= hdr(H_CAPACITY) && --coverRetry <= 0) {
-    build(count, indexA ? maskA : maskB, cellSize, true);
+    build(count, indexA ? maskA : maskB, cellSize, true, 0, CLASS_ALL);
     if (coverPays(count, indexA ? maskB : maskA)) {
       coverRetry = 0;
       probeCover(count, indexA ? maskB : maskA, indexA);
@@ -1249,7 +1455,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
   }
   // A home grid of the larger side (cheaper to build per entity than to probe), probed by the other.
   const swap = na > nb << 1;
-  build(count, swap ? maskA : maskB, cellSize, false);
+  build(count, swap ? maskA : maskB, cellSize, false, 0, CLASS_ALL);
   probeGrid(count, swap ? maskB : maskA, swap);
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
@@ -1265,7 +1471,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
  */
 export function firstHits(count: i32, maskA: u32, maskB: u32, cellSize: f32, exclusive: bool): i32 {
   beginCall();
-  build(count, maskB, cellSize, false);
+  build(count, maskB, cellSize, false, 0, CLASS_ALL);
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);

@@ -70,6 +70,8 @@ export const G_ENTRIES = 29;
 export const G_MASK = 30;
 export const G_LARGE = 31;
 export const G_COVER = 32; // 1: a cover grid (each small entity listed in every cell its box covers), 0: home cells
+export const G_INVY = 39; // f32, 1 / cell height (cells are square but in selfPairs' split grids)
+export const G_SPLIT = 40; // 1: the last selfPairs split thin boxes into a wide and a tall grid (G_* describe the tall one)
 
 // Stats of the last call (Box2D's b2TreeStats idea: prove pruning, not only speed).
 export const S_AABB_TESTS = 33;
@@ -107,3 +109,9 @@ export const COVER_CELLS_PER_ENTITY = 32;
 export const COVER_SHIFT_X = 27;
 export const COVER_SHIFT_Y = 29;
 export const COVER_HOME = (1 << COVER_SHIFT_X) - 1;
+// selfPairs' split of thin boxes: entity classes by box shape, and the most large entities the
+// tall grid may hold (every wide box is tested against all of them).
+export const CLASS_ALL = 0;
+export const CLASS_WIDE = 1; // width >= height
+export const CLASS_TALL = 2; // height > width
+export const SPLIT_LARGE = 32;

@@ -18,7 +18,7 @@
 //   planes          f32[4(C+4)] scratch: the entries' boxes as four planes (the SIMD core's pair walk)
 import {
   CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
-  G_MASK, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
+  G_MASK, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
@@ -81,6 +81,12 @@ export interface GridStats {
    * a sample of the probes says few of them meet anything; otherwise a home grid of the larger side.
    */
   cover: boolean;
+  /**
+   * Whether the last selfPairs split thin boxes (nearly all of them at least 4 times longer than
+   * wide) into a grid of wide flat cells for the wide ones and one of tall narrow cells for the
+   * tall ones. The other grid fields then describe the tall boxes' grid; `selected` counts both.
+   */
+  split: boolean;
   cellsVisited: number;
   aabbTests: number;
   narrowTests: number;
@@ -334,7 +340,7 @@ export class World {
     checkMask("selfPairs", "mask", mask);
     for (;;) {
       const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption);
-      this.afterBuild(mask);
+      this.afterBuild(this.header[G_MASK] >>> 0); // 0 after a split: the grid left holds part of the mask
       if (this.fits(total)) return this.finishPairs(total);
     }
   }
@@ -416,7 +422,7 @@ export class World {
     const h = this.header, f = new Float32Array(h.buffer, h.byteOffset, HEADER_FIELDS);
     return {
       selected: h[G_SELECTED], cols: h[G_COLS], rows: h[G_ROWS], cellSize: f[G_CELL], originX: f[G_OX], originY: f[G_OY],
-      entries: h[G_ENTRIES], large: h[G_LARGE], cover: h[G_COVER] === 1,
+      entries: h[G_ENTRIES], large: h[G_LARGE], cover: h[G_COVER] === 1, split: h[G_SPLIT] === 1,
       cellsVisited: h[S_CELLS_VISITED], aabbTests: h[S_AABB_TESTS], narrowTests: h[S_NARROW_TESTS], found: h[S_FOUND],
     };
   }

@@ -9,6 +9,7 @@ import {
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   BASELINE_ARENA_BASE, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
+  CLASS_ALL, CLASS_TALL, CLASS_WIDE, G_INVY, G_SPLIT, H_PLANES, SPLIT_LARGE,
 } from "../layout.js";
 import { overlapShapes } from "./shapes.js";
 import type { Kernel } from "../kernel.js";
@@ -23,6 +24,11 @@ const CROWDED = 2;
 // comes again COVER_RETRY calls later (as the core).
 const COVER_SAMPLE = 16;
 const COVER_RETRY = 16;
+
+// selfPairs' split of thin boxes (as the core): retried SPLIT_RETRY calls after a no; a box is
+// thin when its long side is at least SPLIT_THIN times its short side.
+const SPLIT_RETRY = 16;
+const SPLIT_THIN = 4;
 
 const SHELL_GAPS = [1355339, 602373, 267721, 118987, 52883, 23504, 10446, 4643, 1750, 701, 301, 132, 57, 23, 10, 4, 1];
 
@@ -61,10 +67,17 @@ export class BaselineKernel implements Kernel {
   private maxX = 0;
   private maxY = 0;
   private cellSide = 1;
+  private cellSideY = 1;
   private ncols = 0;
   private nrows = 0;
   private histSamples = 0;
   private coverRetry = 0;
+  private lastCrowded = false;
+  private splitRetry = 0;
+  private wideX = 0;
+  private wideY = 0;
+  private tallX = 0;
+  private tallY = 0;
 
   constructor(memory: WebAssembly.Memory) {
     this.memory = memory;
@@ -121,7 +134,7 @@ export class BaselineKernel implements Kernel {
     return Math.pow(2, k - 126);
   }
 
-  private selectPass(count: number, mask: number): number {
+  private selectPass(count: number, mask: number, cls: number): number {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
@@ -136,6 +149,7 @@ export class BaselineKernel implements Kernel {
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
       const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
       if (!boxOk(k, a, b, x0, y0, x1, y1)) { this.noteInvalid(i); continue; }
+      if (cls !== CLASS_ALL && (fround(x1 - x0) >= fround(y1 - y0)) !== (cls === CLASS_WIDE)) continue;
       i32[selw + n] = i;
       if (x0 < x0m) x0m = x0;
       if (y0 < y0m) y0m = y0;
@@ -154,10 +168,21 @@ export class BaselineKernel implements Kernel {
     return n;
   }
 
-  private chooseShape(n: number, cellSize: number, cover: boolean): void {
+  private chooseShape(n: number, cellSize: number, cellSizeY: number, cover: boolean): void {
     const h = this.i32;
     const w = this.maxX - this.minX, hgt = this.maxY - this.minY;
     const maxCells = Math.min(h[HDR + H_CELLS_CAP] - 1, n * (cover ? COVER_CELLS_PER_ENTITY : CELLS_PER_ENTITY) + SCRATCH_SLACK);
+    if (cellSizeY > 0) {
+      let sx = cellSize, sy = cellSizeY;
+      const grow = Math.max(Math.sqrt(w * hgt / maxCells / (sx * sy)), Math.max(w / sx, hgt / sy) / maxCells);
+      if (grow > 1) { sx *= grow; sy *= grow; }
+      while ((Math.floor(w / sx) + 2) * (Math.floor(hgt / sy) + 2) > maxCells) { sx *= 1.0625; sy *= 1.0625; }
+      this.cellSide = sx;
+      this.cellSideY = sy;
+      this.ncols = Math.floor(w / sx) + 1;
+      this.nrows = Math.floor(hgt / sy) + 1;
+      return;
+    }
     let cs = cellSize > 0 ? cellSize : this.autoCellSize(h[HDR + H_HIST] >> 2, this.histSamples) * (cover ? 0.5 : 1);
     const spread = Math.sqrt(w * hgt / maxCells);
     if (cs < spread) cs = spread;
@@ -165,11 +190,12 @@ export class BaselineKernel implements Kernel {
     if (!(cs >= 1e-30)) cs = 1e-30 > w + hgt ? 1 : w + hgt;
     while ((Math.floor(w / cs) + 2) * (Math.floor(hgt / cs) + 2) > maxCells) cs *= 1.0625;
     this.cellSide = cs;
+    this.cellSideY = cs;
     this.ncols = Math.floor(w / cs) + 1;
     this.nrows = Math.floor(hgt / cs) + 1;
   }
 
-  private homePass(n: number, inv: number): number {
+  private homePass(n: number, inv: number, invY: number): number {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
@@ -182,8 +208,8 @@ export class BaselineKernel implements Kernel {
       const i = i32[selw + s], k = u8[kp + i];
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
       const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
-      const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, invY, rows);
+      const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
       if (c1x - c0x > 1 || c1y - c0y > 1) {
         i32[homew + s] = -1;
         const o = boxw + (s << 2);
@@ -226,13 +252,13 @@ export class BaselineKernel implements Kernel {
   }
 
   /** The grid over `mask`: home cells, or with `cover` a cover grid (as the core's build). */
-  buildGrid(count: number, mask: number, cellSize: number, cover = false): number {
+  buildGrid(count: number, mask: number, cellSize: number, cover = false, cellSizeY = 0, cls = CLASS_ALL): number {
     this.views();
     const h = this.i32, f32 = this.f32;
     this.invalid = 0;
     this.firstInvalid = -1;
     mask = mask | 0;
-    const n = this.selectPass(count, mask);
+    const n = this.selectPass(count, mask, cls);
     h[HDR + S_INVALID] = this.invalid;
     h[HDR + S_FIRST_INVALID] = this.firstInvalid;
     h[HDR + G_SELECTED] = n;
@@ -242,8 +268,8 @@ export class BaselineKernel implements Kernel {
       h[HDR + G_COLS] = 0; h[HDR + G_ROWS] = 0; h[HDR + G_ENTRIES] = 0; h[HDR + G_LARGE] = 0;
       return 0;
     }
-    this.chooseShape(n, cellSize, cover);
-    const inv = fround(1 / this.cellSide);
+    this.chooseShape(n, cellSize, cellSizeY, cover);
+    const inv = fround(1 / this.cellSide), invY = fround(1 / this.cellSideY);
     let large: number, records: number;
     if (cover) {
       large = this.coverPass(n, inv);
@@ -251,7 +277,7 @@ export class BaselineKernel implements Kernel {
       this.prefixSum((this.ncols + 1) * (this.nrows + 1));
       this.coverScatter(n);
     } else {
-      large = this.homePass(n, inv);
+      large = this.homePass(n, inv, invY);
       records = n - large;
       this.prefixSum((this.ncols + 1) * (this.nrows + 1));
       this.scatterPass(n);
@@ -263,6 +289,7 @@ export class BaselineKernel implements Kernel {
     f32[HDR + G_MAXX] = this.maxX;
     f32[HDR + G_MAXY] = this.maxY;
     f32[HDR + G_INV] = inv;
+    f32[HDR + G_INVY] = invY;
     f32[HDR + G_CELL] = this.cellSide;
     h[HDR + G_ENTRIES] = records;
     h[HDR + G_LARGE] = large;
@@ -451,8 +478,111 @@ export class BaselineKernel implements Kernel {
 
   selfPairs(count: number, mask: number, cellSize: number): number {
     this.beginCall();
+    const h = this.i32;
+    mask = mask | 0;
+    // Nearly all boxes thin: a grid of wide cells for the wide ones, of tall cells for the tall
+    // ones, the wide boxes (in their grid's order) probing the tall grid (as the core).
+    if (cellSize <= 0 && this.lastCrowded && --this.splitRetry <= 0) {
+      this.splitRetry = SPLIT_RETRY;
+      if (this.splitPays(count, mask)) {
+        const wide = this.buildGrid(count, mask, this.wideX, false, this.wideY, CLASS_WIDE);
+        if (wide > 0) this.walkGrid();
+        this.probeOrder(wide);
+        const tall = this.buildGrid(count, mask, this.tallX, false, this.tallY, CLASS_TALL);
+        if (h[HDR + G_LARGE] <= SPLIT_LARGE) {
+          this.splitRetry = 0;
+          if (tall > 0) {
+            this.walkGrid();
+            this.probeSplit(wide);
+          }
+          h[HDR + G_SELECTED] = tall + wide;
+          h[HDR + G_MASK] = 0;
+          h[HDR + G_SPLIT] = 1;
+          this.endCall();
+          return this.found;
+        }
+        this.beginCall();
+      }
+    }
     const n = this.buildGrid(count, mask, cellSize);
-    if (n === 0) { this.endCall(); return 0; }
+    h[HDR + G_SPLIT] = 0;
+    if (n === 0) { this.lastCrowded = false; this.endCall(); return 0; }
+    this.lastCrowded = this.walkGrid();
+    this.endCall();
+    return this.found;
+  }
+
+  /** Whether selfPairs should split, and the split grids' cell sizes (as the core's splitPays). */
+  private splitPays(count: number, mask: number): boolean {
+    const h = this.i32, f32 = this.f32, u8 = this.u8;
+    const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
+    const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    const step = Math.max(1, count >> 10);
+    let live = 0, thin = 0, wx = 0, wy = 0, tx = 0, ty = 0;
+    for (let i = 0; i < count; i += step) {
+      const k = u8[kp + i];
+      if ((h[gw + i] & mask) === 0 || k === KIND_NONE) continue;
+      const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
+      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+      if (!boxOk(k, a, b, x0, y0, x1, y1)) continue;
+      const dx = fround(x1 - x0), dy = fround(y1 - y0);
+      live++;
+      if (dx >= dy) {
+        if (dx >= fround(dy * SPLIT_THIN) && dx > 0) thin++;
+        if (dx > wx) wx = dx;
+        if (dy > wy) wy = dy;
+      } else {
+        if (dy >= fround(dx * SPLIT_THIN)) thin++;
+        if (dx > tx) tx = dx;
+        if (dy > ty) ty = dy;
+      }
+    }
+    if (live < 64 || thin < live - (live >> 5)) return false;
+    this.wideX = pow2Above(wx); this.wideY = pow2Above(Math.max(wy, fround(wx / 64)));
+    this.tallY = pow2Above(ty); this.tallX = pow2Above(Math.max(tx, fround(ty / 64)));
+    return true;
+  }
+
+  /** The wide grid's slots and boxes in its order, at the ends of H_SEL and H_BOX (as the core's probeOrder). */
+  private probeOrder(n: number): void {
+    const h = this.i32, i32 = this.i32, f32 = this.f32;
+    const capacity = h[HDR + H_CAPACITY];
+    const slotw = (h[HDR + H_SEL] >> 2) + capacity - n, listw = (h[HDR + H_BOX] >> 2) + ((capacity - n) << 2);
+    const entw = h[HDR + H_ENTRIES] >> 2, small = h[HDR + G_ENTRIES], largew = h[HDR + H_LARGE] >> 2;
+    const selw = h[HDR + H_SEL] >> 2, boxw = h[HDR + H_BOX] >> 2, packw = h[HDR + H_PLANES] >> 2;
+    for (let k = 0; k < n - small; k++) {
+      const s = i32[largew + k];
+      f32.copyWithin(packw + (k << 2), boxw + (s << 2), boxw + (s << 2) + 4);
+      i32[largew + k] = i32[selw + s];
+    }
+    for (let p = 0; p < small; p++) {
+      const e = entw + p * ENTRY_WORDS;
+      const tag = i32[e], k = tag >>> KIND_SHIFT;
+      const x = f32[e + 1], y = f32[e + 2], a = f32[e + 3], b = f32[e + 4];
+      i32[slotw + p] = tag & TAG_SLOT;
+      const o = listw + (p << 2);
+      f32[o] = boxLo(k, x, a); f32[o + 1] = boxLo(k, y, a); f32[o + 2] = boxX1(k, x, a); f32[o + 3] = boxY1(k, y, a, b);
+    }
+    for (let k = small; k < n; k++) {
+      i32[slotw + k] = i32[largew + k - small];
+      f32.copyWithin(listw + (k << 2), packw + ((k - small) << 2), packw + ((k - small) << 2) + 4);
+    }
+  }
+
+  /** The wide boxes (probeOrder's lists) against the tall grid: scanCells per box (as the core's probeSplit). */
+  private probeSplit(n: number): void {
+    const h = this.i32, i32 = this.i32, f32 = this.f32;
+    const capacity = h[HDR + H_CAPACITY];
+    const slotw = (h[HDR + H_SEL] >> 2) + capacity - n, listw = (h[HDR + H_BOX] >> 2) + ((capacity - n) << 2);
+    for (let t = 0; t < n; t++) {
+      const o = listw + (t << 2);
+      this.bx0 = f32[o]; this.by0 = f32[o + 1]; this.bx1 = f32[o + 2]; this.by1 = f32[o + 3];
+      this.scanCells(i32[slotw + t], -1, MODE_SELF, 0, false, false);
+    }
+  }
+
+  /** The pairs of the grid just built; returns whether it was crowded (as the core's walkGrid). */
+  private walkGrid(): boolean {
     const h = this.i32, f32 = this.f32, i32 = this.i32;
     const cols = this.ncols, rows = this.nrows, pitch = cols + 1, small = h[HDR + G_ENTRIES];
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
@@ -480,7 +610,7 @@ export class BaselineKernel implements Kernel {
       this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, p + 1, east, pairw, cap, false);
       this.pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entw, below0, below1, pairw, cap, false);
     }
-    this.cellsVisited = cols * rows;
+    this.cellsVisited += cols * rows;
     // Large against small and against each other, by sort and sweep on the left edge (as the core).
     const large = h[HDR + G_LARGE], largew = h[HDR + H_LARGE] >> 2;
     this.sortLargeByLeft(large);
@@ -492,20 +622,19 @@ export class BaselineKernel implements Kernel {
       this.scanCells(i, -1, MODE_SELF, 0, false, true);
       this.largePairs(i, this.bx0, this.by0, this.bx1, this.by1, k + 1, large);
     }
-    this.endCall();
-    return this.found;
+    return crowded;
   }
 
   private scanCells(self: number, skip: number, mode: number, mask: number, exclusive: boolean, smallOnly: boolean): number {
     const h = this.i32, f32 = this.f32, i32 = this.i32;
     const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS];
-    const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV];
+    const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], invY = f32[HDR + G_INVY];
     const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
     if (cols === 0 || x1 < ox || y1 < oy || x0 > f32[HDR + G_MAXX] || y0 > f32[HDR + G_MAXY]) return NO_SLOT;
     // A cover grid lists each entity wherever it reaches: no look-back, a pair counted once (pairCell).
     const cover = h[HDR + G_COVER] !== 0, back = cover ? 0 : 1;
-    const c0x = Math.max(cellOf(x0, ox, inv, cols) - back, 0), c0y = Math.max(cellOf(y0, oy, inv, rows) - back, 0);
-    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
+    const c0x = Math.max(cellOf(x0, ox, inv, cols) - back, 0), c0y = Math.max(cellOf(y0, oy, invY, rows) - back, 0);
+    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
     const spans = cover && (c1x !== c0x || c1y !== c0y);
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2, pitch = cols + 1;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2;
@@ -554,6 +683,7 @@ export class BaselineKernel implements Kernel {
       if (mode === MODE_FIRST) best = j;
       else if (mode === MODE_RESULTS) { i32[resw + this.found] = j; this.found++; }
       else if (mode === MODE_PAIRS_REV) this.emitPair(pairw, cap, j, self);
+      else if (mode === MODE_SELF) this.emitPair(pairw, cap, self < j ? self : j, self < j ? j : self);
       else this.emitPair(pairw, cap, self, j);
     }
     return best;
@@ -774,6 +904,12 @@ export class BaselineKernel implements Kernel {
 
 // The core's box arithmetic (assembly/bucket_grid.ts): point (x, y, x, y), circle (x - a, y - a,
 // x + a, y + a), rect (x, y, x + a, y + b), each coordinate rounded to f32 as the core computes it.
+/** The power of two above v (the upper bound of its f32 exponent bucket), as the core's pow2Above. */
+function pow2Above(v: number): number {
+  bitsF32[0] = v;
+  return Math.pow(2, Math.min((bitsU32[0] >>> 23) + 1, 254) - 127);
+}
+
 function boxLo(k: number, v: number, a: number): number {
   return fround(v - (k === KIND_CIRCLE ? a : 0));
 }
