@@ -245,11 +245,22 @@ function chooseShape(n: i32, cellSize: f32, cellSizeY: f32, cover: bool): void {
   const w = <f64>maxX - <f64>minX, h = <f64>maxY - <f64>minY;
   const maxCells = <f64>min(hdr(H_CELLS_CAP) - 1, n * (cover ? COVER_CELLS_PER_ENTITY : CELLS_PER_ENTITY) + SCRATCH_SLACK);
   if (cellSizeY > 0) {
-    // A split grid's cells (cellSize wide, cellSizeY high), both scaled alike until they fit.
+    // A split grid's cells (cellSize wide, cellSizeY high). Too many: the short side grows first
+    // (up to the long one), so a box probing across the long cells meets no more of them.
     let sx: f64 = cellSize, sy: f64 = cellSizeY;
-    const grow = max(Math.sqrt(w * h / maxCells / (sx * sy)), max(w / sx, h / sy) / maxCells); // the latter for a line
-    if (grow > 1) { sx *= grow; sy *= grow; }
-    while ((Math.floor(w / sx) + 2) * (Math.floor(h / sy) + 2) > maxCells) { sx *= 1.0625; sy *= 1.0625; }
+    const need = w * h / maxCells / (sx * sy);
+    if (need > 1) {
+      if (sx < sy) sx *= min(need, sy / sx);
+      else sy *= min(need, sx / sy);
+      const rest = Math.sqrt(w * h / maxCells / (sx * sy));
+      if (rest > 1) { sx *= rest; sy *= rest; }
+    }
+    const line = max(w / sx, h / sy) / maxCells; // everything on one line
+    if (line > 1) { sx *= line; sy *= line; }
+    while ((Math.floor(w / sx) + 2) * (Math.floor(h / sy) + 2) > maxCells) {
+      if (sx < sy) sx *= 1.0625;
+      else sy *= 1.0625;
+    }
     cellSide = sx;
     cellSideY = sy;
     ncols = <i32>(Math.floor(w / sx) + 1);
@@ -797,34 +808,29 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
 }
 
 /**
- * The wide grid just walked, in its order (cells row by row, then the large list): slots at the
- * end of H_SEL, boxes at the end of H_BOX. The tall grid's build uses only the starts of both (an
- * entry per tall entity), so the lists survive it. Probing the tall grid in this order, with
- * the boxes read in order, keeps it in cache; in slot order each probe missed it at 100k.
+ * The wide grid just walked, in its order (cells row by row, then the large list): tags (slot |
+ * kind << KIND_SHIFT) at the end of H_SEL, shapes (x, y, a, b) at the end of H_BOX. The tall
+ * grid's build uses only the starts of both (an entry per tall entity), so the lists survive it.
+ * Probing the tall grid in this order, with the shapes read in order, keeps it in cache; in slot
+ * order each probe missed it at 100k entities.
  */
 function probeOrder(n: i32): void {
-  const cap = hdr(H_CAPACITY);
-  const slotp = hdr(H_SEL) + ((cap - n) << 2), listp = hdr(H_BOX) + ((cap - n) << 4);
-  const entp = hdr(H_ENTRIES), small = hdr(G_ENTRIES), largep = hdr(H_LARGE), selp = hdr(H_SEL), boxp = hdr(H_BOX);
-  // The large boxes sit at their selection indices, which the list may overlap: first packed
-  // into H_PLANES (free until the tall walk), with their slots.
-  const packp = hdr(H_PLANES);
-  for (let k = 0; k < n - small; k++) {
-    const s = load<i32>(largep + (k << 2));
-    memory.copy(packp + (k << 4), boxp + (s << 4), 16);
-    store<i32>(largep + (k << 2), load<i32>(selp + (s << 2)));
-  }
+  const capacity = hdr(H_CAPACITY);
+  const tagp = hdr(H_SEL) + ((capacity - n) << 2), shapep = hdr(H_BOX) + ((capacity - n) << 4);
+  const entp = hdr(H_ENTRIES), small = hdr(G_ENTRIES), largep = hdr(H_LARGE), selp = hdr(H_SEL);
+  const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  // The large ones' slots first: their selection indices point into H_SEL, which the tags may overwrite.
+  for (let k = 0; k < n - small; k++) store<i32>(largep + (k << 2), load<i32>(selp + (load<i32>(largep + (k << 2)) << 2)));
   for (let p = 0; p < small; p++) {
-    const f = entp + p * ENTRY_BYTES;
-    const tag = load<i32>(f), k = tag >>> KIND_SHIFT;
-    const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-    store<i32>(slotp + (p << 2), tag & TAG_SLOT);
-    const o = listp + (p << 4);
-    store<f32>(o, boxLo(k, x, a)); store<f32>(o, boxLo(k, y, a), 4); store<f32>(o, boxX1(k, x, a), 8); store<f32>(o, boxY1(k, y, a, b), 12);
+    const f = entp + p * ENTRY_BYTES, o = shapep + (p << 4);
+    store<i32>(tagp + (p << 2), load<i32>(f));
+    store<f32>(o, load<f32>(f, 4)); store<f32>(o, load<f32>(f, 8), 4); store<f32>(o, load<f32>(f, 12), 8); store<f32>(o, load<f32>(f, 16), 12);
   }
   for (let k = small; k < n; k++) {
-    store<i32>(slotp + (k << 2), load<i32>(largep + ((k - small) << 2)));
-    memory.copy(listp + (k << 4), packp + ((k - small) << 4), 16);
+    const i = load<i32>(largep + ((k - small) << 2)), o = shapep + (k << 4);
+    store<i32>(tagp + (k << 2), i | (<i32>load<u8>(kp + i) << KIND_SHIFT));
+    store<f32>(o, load<f32>(xp + (i << 2))); store<f32>(o, load<f32>(yp + (i << 2)), 4);
+    store<f32>(o, load<f32>(ap + (i << 2)), 8); store<f32>(o, load<f32>(bp + (i << 2)), 12);
   }
 }
 
@@ -838,12 +844,13 @@ function probeSplit(n: i32): void {
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), invY = hdrF(G_INVY), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   const large = hdr(G_LARGE), largep = hdr(H_LARGE), boxp = hdr(H_BOX), selp = hdr(H_SEL);
-  const capacity = hdr(H_CAPACITY), slotp = selp + ((capacity - n) << 2), listp = boxp + ((capacity - n) << 4);
+  const capacity = hdr(H_CAPACITY), tagp = selp + ((capacity - n) << 2), shapep = boxp + ((capacity - n) << 4);
   const planep = hdr(H_PLANES), stride = (capacity + PLANE_SLACK) << 2;
   let visited = 0, tests = 0;
   for (let t = 0; t < n; t++) {
-    const i = load<i32>(slotp + (t << 2)), o = listp + (t << 4);
-    const x0 = load<f32>(o), y0 = load<f32>(o, 4), x1 = load<f32>(o, 8), y1 = load<f32>(o, 12);
+    const tag = load<i32>(tagp + (t << 2)), i = tag & TAG_SLOT, ki = tag >>> KIND_SHIFT, o = shapep + (t << 4);
+    const xi = load<f32>(o), yi = load<f32>(o, 4), ai = load<f32>(o, 8), bi = load<f32>(o, 12);
+    const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
     if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
     const c0x = max(cellOf(x0, ox, inv, cols) - 1, 0), c0y = max(cellOf(y0, oy, invY, rows) - 1, 0);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
@@ -853,21 +860,25 @@ function probeSplit(n: i32): void {
       const from = load<i32>(cellsp + ((row + c0x - 1) << 2)), to = load<i32>(cellsp + ((row + c1x) << 2));
       tests += to - from;
       if (ASC_FEATURE_SIMD) {
+        // Four records a step from the tall grid's box planes (its walk filled them), as selfWalk4.
         const x0v = f32x4.splat(x0), y0v = f32x4.splat(y0), x1v = f32x4.splat(x1), y1v = f32x4.splat(y1);
+        // Eight a step: a probe's row run mostly holds three to seven, so the loop mostly runs once.
         let q = from;
         do {
-          const p = planep + (q << 2);
-          const hit = v128.and(v128.and(v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(to - q)), f32x4.le(v128.load(p), x1v)), f32x4.le(v128.load(p + stride), y1v)),
+          const p = planep + (q << 2), left = i32x4.splat(to - q);
+          const lo = v128.and(v128.and(v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), left), f32x4.le(v128.load(p), x1v)), f32x4.le(v128.load(p + stride), y1v)),
             v128.and(f32x4.ge(v128.load(p + 2 * stride), x0v), f32x4.ge(v128.load(p + 3 * stride), y0v)));
-          for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) splitHit(i, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap);
-          q += 4;
+          const hi = v128.and(v128.and(v128.and(i32x4.lt_s(i32x4(4, 5, 6, 7), left), f32x4.le(v128.load(p, 16), x1v)), f32x4.le(v128.load(p + stride, 16), y1v)),
+            v128.and(f32x4.ge(v128.load(p + 2 * stride, 16), x0v), f32x4.ge(v128.load(p + 3 * stride, 16), y0v)));
+          for (let bits = i32x4.bitmask(lo) | (i32x4.bitmask(hi) << 4); bits != 0; bits &= bits - 1) splitHit(i, ki, xi, yi, ai, bi, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap);
+          q += 8;
         } while (q < to);
         continue;
       }
       for (let q = from; q < to; q++) {
         const f = entp + q * ENTRY_BYTES;
-        const tag = load<i32>(f);
-        if (recordOverlaps(tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) splitHit(i, f, pairp, cap);
+        const k = load<i32>(f) >>> KIND_SHIFT;
+        if (recordOverlaps(k, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) splitHit(i, ki, xi, yi, ai, bi, f, pairp, cap);
       }
     }
     for (let k = 0; k < large; k++) {
@@ -883,12 +894,10 @@ function probeSplit(n: i32): void {
   aabbTests += tests;
 }
 
-/** A split probe's box overlaps entry record f's: the exact test, the probe's shape read from the stores (rare: most boxes miss). */
+/** A split probe's box overlaps entry record f's: the exact test (rare: most boxes miss). */
 // @ts-ignore: decorator
-@inline function splitHit(i: i32, f: i32, pairp: i32, cap: i32): void {
+@inline function splitHit(i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, f: i32, pairp: i32, cap: i32): void {
   narrowTests++;
-  const ki = <i32>load<u8>(hdr(H_KIND) + i);
-  const xi = load<f32>(hdr(H_X) + (i << 2)), yi = load<f32>(hdr(H_Y) + (i << 2)), ai = load<f32>(hdr(H_A) + (i << 2)), bi = load<f32>(hdr(H_B) + (i << 2));
   const tag = load<i32>(f), j = tag & TAG_SLOT;
   if (overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) emitPair(pairp, cap, min(i, j), max(i, j));
 }

@@ -92,9 +92,9 @@ export const FLAG_HIT = 2; // firstHits: this enemy was hit
 export const NO_SLOT = 0x7fffffff; // firstHits: no hit found
 export const HIST_BUCKETS = 256;
 export const ENTRY_BYTES = 24;
-// The SIMD core's box planes: one f32 per entry and four of slack, so a four-lane load at any
+// The SIMD core's box planes: one f32 per entry and eight of slack, so an eight-lane step at any
 // entry stays inside its plane. Plane k starts at H_PLANES + 4 * k * (CAPACITY + PLANE_SLACK).
-export const PLANE_SLACK = 4;
+export const PLANE_SLACK = 8;
 export const KIND_SHIFT = 24; // entry tags: slots stay below 2^24
 export const TAG_SLOT = 0xffffff;
 

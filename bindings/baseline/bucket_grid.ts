@@ -9,7 +9,7 @@ import {
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   BASELINE_ARENA_BASE, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
-  CLASS_ALL, CLASS_TALL, CLASS_WIDE, G_INVY, G_SPLIT, H_PLANES, SPLIT_LARGE,
+  CLASS_ALL, CLASS_TALL, CLASS_WIDE, G_INVY, G_SPLIT, SPLIT_LARGE,
 } from "../layout.js";
 import { overlapShapes } from "./shapes.js";
 import type { Kernel } from "../kernel.js";
@@ -173,10 +173,21 @@ export class BaselineKernel implements Kernel {
     const w = this.maxX - this.minX, hgt = this.maxY - this.minY;
     const maxCells = Math.min(h[HDR + H_CELLS_CAP] - 1, n * (cover ? COVER_CELLS_PER_ENTITY : CELLS_PER_ENTITY) + SCRATCH_SLACK);
     if (cellSizeY > 0) {
+      // Too many cells: the short side grows first, up to the long one (as the core).
       let sx = cellSize, sy = cellSizeY;
-      const grow = Math.max(Math.sqrt(w * hgt / maxCells / (sx * sy)), Math.max(w / sx, hgt / sy) / maxCells);
-      if (grow > 1) { sx *= grow; sy *= grow; }
-      while ((Math.floor(w / sx) + 2) * (Math.floor(hgt / sy) + 2) > maxCells) { sx *= 1.0625; sy *= 1.0625; }
+      const need = w * hgt / maxCells / (sx * sy);
+      if (need > 1) {
+        if (sx < sy) sx *= Math.min(need, sy / sx);
+        else sy *= Math.min(need, sx / sy);
+        const rest = Math.sqrt(w * hgt / maxCells / (sx * sy));
+        if (rest > 1) { sx *= rest; sy *= rest; }
+      }
+      const line = Math.max(w / sx, hgt / sy) / maxCells;
+      if (line > 1) { sx *= line; sy *= line; }
+      while ((Math.floor(w / sx) + 2) * (Math.floor(hgt / sy) + 2) > maxCells) {
+        if (sx < sy) sx *= 1.0625;
+        else sy *= 1.0625;
+      }
       this.cellSide = sx;
       this.cellSideY = sy;
       this.ncols = Math.floor(w / sx) + 1;
@@ -543,29 +554,23 @@ export class BaselineKernel implements Kernel {
     return true;
   }
 
-  /** The wide grid's slots and boxes in its order, at the ends of H_SEL and H_BOX (as the core's probeOrder). */
+  /** The wide grid's tags and shapes in its order, at the ends of H_SEL and H_BOX (as the core's probeOrder). */
   private probeOrder(n: number): void {
-    const h = this.i32, i32 = this.i32, f32 = this.f32;
+    const h = this.i32, i32 = this.i32, f32 = this.f32, u8 = this.u8;
     const capacity = h[HDR + H_CAPACITY];
-    const slotw = (h[HDR + H_SEL] >> 2) + capacity - n, listw = (h[HDR + H_BOX] >> 2) + ((capacity - n) << 2);
-    const entw = h[HDR + H_ENTRIES] >> 2, small = h[HDR + G_ENTRIES], largew = h[HDR + H_LARGE] >> 2;
-    const selw = h[HDR + H_SEL] >> 2, boxw = h[HDR + H_BOX] >> 2, packw = h[HDR + H_PLANES] >> 2;
-    for (let k = 0; k < n - small; k++) {
-      const s = i32[largew + k];
-      f32.copyWithin(packw + (k << 2), boxw + (s << 2), boxw + (s << 2) + 4);
-      i32[largew + k] = i32[selw + s];
-    }
+    const tagw = (h[HDR + H_SEL] >> 2) + capacity - n, shapew = (h[HDR + H_BOX] >> 2) + ((capacity - n) << 2);
+    const entw = h[HDR + H_ENTRIES] >> 2, small = h[HDR + G_ENTRIES], largew = h[HDR + H_LARGE] >> 2, selw = h[HDR + H_SEL] >> 2;
+    const kp = h[HDR + H_KIND], xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
+    for (let k = 0; k < n - small; k++) i32[largew + k] = i32[selw + i32[largew + k]];
     for (let p = 0; p < small; p++) {
-      const e = entw + p * ENTRY_WORDS;
-      const tag = i32[e], k = tag >>> KIND_SHIFT;
-      const x = f32[e + 1], y = f32[e + 2], a = f32[e + 3], b = f32[e + 4];
-      i32[slotw + p] = tag & TAG_SLOT;
-      const o = listw + (p << 2);
-      f32[o] = boxLo(k, x, a); f32[o + 1] = boxLo(k, y, a); f32[o + 2] = boxX1(k, x, a); f32[o + 3] = boxY1(k, y, a, b);
+      const e = entw + p * ENTRY_WORDS, o = shapew + (p << 2);
+      i32[tagw + p] = i32[e];
+      f32[o] = f32[e + 1]; f32[o + 1] = f32[e + 2]; f32[o + 2] = f32[e + 3]; f32[o + 3] = f32[e + 4];
     }
     for (let k = small; k < n; k++) {
-      i32[slotw + k] = i32[largew + k - small];
-      f32.copyWithin(listw + (k << 2), packw + ((k - small) << 2), packw + ((k - small) << 2) + 4);
+      const i = i32[largew + k - small], o = shapew + (k << 2);
+      i32[tagw + k] = i | (u8[kp + i] << KIND_SHIFT);
+      f32[o] = f32[xw + i]; f32[o + 1] = f32[yw + i]; f32[o + 2] = f32[aw + i]; f32[o + 3] = f32[bw + i];
     }
   }
 
@@ -573,11 +578,12 @@ export class BaselineKernel implements Kernel {
   private probeSplit(n: number): void {
     const h = this.i32, i32 = this.i32, f32 = this.f32;
     const capacity = h[HDR + H_CAPACITY];
-    const slotw = (h[HDR + H_SEL] >> 2) + capacity - n, listw = (h[HDR + H_BOX] >> 2) + ((capacity - n) << 2);
+    const tagw = (h[HDR + H_SEL] >> 2) + capacity - n, shapew = (h[HDR + H_BOX] >> 2) + ((capacity - n) << 2);
     for (let t = 0; t < n; t++) {
-      const o = listw + (t << 2);
-      this.bx0 = f32[o]; this.by0 = f32[o + 1]; this.bx1 = f32[o + 2]; this.by1 = f32[o + 3];
-      this.scanCells(i32[slotw + t], -1, MODE_SELF, 0, false, false);
+      const tag = i32[tagw + t], k = tag >>> KIND_SHIFT, o = shapew + (t << 2);
+      const x = f32[o], y = f32[o + 1], a = f32[o + 2], b = f32[o + 3];
+      this.bx0 = boxLo(k, x, a); this.by0 = boxLo(k, y, a); this.bx1 = boxX1(k, x, a); this.by1 = boxY1(k, y, a, b);
+      this.scanCells(tag & TAG_SLOT, -1, MODE_SELF, 0, false, false);
     }
   }
 
