@@ -404,6 +404,26 @@ describe("selfPairs on thin boxes (split grids)", () => {
     }
   });
 
+  it.each(["wide", "tall"])("only %s boxes: one of the two grids is empty", async (kind) => {
+    const worlds: World[] = [];
+    for (const backend of BACKENDS) {
+      const w = await newWorld(backend, { capacity: 16 });
+      const rnd = mulberry32(kind === "wide" ? 9 : 10);
+      for (let k = 0; k < 1500; k++) {
+        const long = 8 + Math.floor(rnd() * 60), short = 1 + Math.floor(rnd() * 2), x = Math.floor(rnd() * 400), y = Math.floor(rnd() * 400);
+        if (kind === "wide") w.addRect(x, y, long, short);
+        else w.addRect(x, y, short, long);
+      }
+      worlds.push(w);
+    }
+    const ref = refSelfPairs(worlds[0], 0xffffffff);
+    expect(ref.length).toBeGreaterThan(100);
+    for (const w of worlds) {
+      for (let call = 0; call < 3; call++) expect(pairKeys(...selfPairsOf(w)), `${w.backend} call ${call}`).toEqual(ref);
+      expect(w.stats().split, w.backend).toBe(true);
+    }
+  });
+
   it("boxes that are not nearly all thin stay on one grid", async () => {
     const worlds: World[] = [];
     for (const backend of BACKENDS) {
