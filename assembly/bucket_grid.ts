@@ -334,13 +334,7 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
       for (let l = 0; l < 4; l++) {
         const f = lanes + (l << 2);
         if ((bigBits & (1 << l)) == 0) { bump(cellsp + (load<i32>(f, 64) << 2)); continue; }
-        const o = boxp + ((s + l) << 4);
-        store<f32>(o, load<f32>(f));
-        store<f32>(o, load<f32>(f, 16), 4);
-        store<f32>(o, load<f32>(f, 32), 8);
-        store<f32>(o, load<f32>(f, 48), 12);
-        store<i32>(largep + (large << 2), s + l);
-        large++;
+        markLarge(homep, boxp, largep, s + l, large++, load<f32>(f), load<f32>(f, 16), load<f32>(f, 32), load<f32>(f, 48));
       }
     }
   }
@@ -352,14 +346,7 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
     const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, invY, rows);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
     if (c1x - c0x > 1 || c1y - c0y > 1) {
-      store<i32>(homep + (s << 2), -1);
-      const o = boxp + (s << 4);
-      store<f32>(o, x0);
-      store<f32>(o, y0, 4);
-      store<f32>(o, x1, 8);
-      store<f32>(o, y1, 12);
-      store<i32>(largep + (large << 2), s);
-      large++;
+      markLarge(homep, boxp, largep, s, large++, x0, y0, x1, y1);
       continue;
     }
     const c = c0y * pitch + c0x;
@@ -367,6 +354,18 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
     bump(cellsp + (c << 2));
   }
   return large;
+}
+
+/** Selected entity s goes to the large list at index `at`: no home cell, its box into H_BOX at s. */
+// @ts-ignore: decorator
+@inline function markLarge(homep: i32, boxp: i32, largep: i32, s: i32, at: i32, x0: f32, y0: f32, x1: f32, y1: f32): void {
+  store<i32>(homep + (s << 2), -1);
+  const o = boxp + (s << 4);
+  store<f32>(o, x0);
+  store<f32>(o, y0, 4);
+  store<f32>(o, x1, 8);
+  store<f32>(o, y1, 12);
+  store<i32>(largep + (at << 2), s);
 }
 
 /** cellOf by lane (trunc_sat is the scalar conversion; lanes below 1 become 0 as there). */
@@ -486,6 +485,7 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
   setHdr(G_SELECTED, n);
   setHdr(G_MASK, mask);
   setHdr(G_COVER, <i32>cover);
+  setHdr(G_SPLIT, 0); // selfPairs sets it after a split
   if (n == 0) {
     setHdr(G_COLS, 0); setHdr(G_ROWS, 0); setHdr(G_ENTRIES, 0); setHdr(G_LARGE, 0);
     return 0;
@@ -538,14 +538,7 @@ function coverPass(n: i32, inv: f32): i64 {
     const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
     const dx = cellOf(x1, ox, inv, cols) - c0x, dy = cellOf(y1, oy, inv, rows) - c0y;
     if (dx > 2 || dy > 2) {
-      store<i32>(homep + (s << 2), -1);
-      const o = boxp + (s << 4);
-      store<f32>(o, x0);
-      store<f32>(o, y0, 4);
-      store<f32>(o, x1, 8);
-      store<f32>(o, y1, 12);
-      store<i32>(largep + (large << 2), s);
-      large++;
+      markLarge(homep, boxp, largep, s, large++, x0, y0, x1, y1);
       continue;
     }
     const c = c0y * pitch + c0x;
@@ -800,7 +793,6 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
     }
   }
   const n = build(count, mask, cellSize, false, 0, CLASS_ALL);
-  setHdr(G_SPLIT, 0);
   if (n == 0) { lastCrowded = false; endCall(); return 0; }
   lastCrowded = walkGrid();
   endCall();
@@ -866,11 +858,9 @@ function probeSplit(n: i32): void {
         let q = from;
         do {
           const p = planep + (q << 2), left = i32x4.splat(to - q);
-          const lo = v128.and(v128.and(v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), left), f32x4.le(v128.load(p), x1v)), f32x4.le(v128.load(p + stride), y1v)),
-            v128.and(f32x4.ge(v128.load(p + 2 * stride), x0v), f32x4.ge(v128.load(p + 3 * stride), y0v)));
-          const hi = v128.and(v128.and(v128.and(i32x4.lt_s(i32x4(4, 5, 6, 7), left), f32x4.le(v128.load(p, 16), x1v)), f32x4.le(v128.load(p + stride, 16), y1v)),
-            v128.and(f32x4.ge(v128.load(p + 2 * stride, 16), x0v), f32x4.ge(v128.load(p + 3 * stride, 16), y0v)));
-          for (let bits = i32x4.bitmask(lo) | (i32x4.bitmask(hi) << 4); bits != 0; bits &= bits - 1) splitHit(i, ki, xi, yi, ai, bi, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap);
+          const lo = v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), left), planeOverlap(p, stride, x0v, y0v, x1v, y1v));
+          const hi = v128.and(i32x4.lt_s(i32x4(4, 5, 6, 7), left), planeOverlap(p + 16, stride, x0v, y0v, x1v, y1v));
+          for (let bits = i32x4.bitmask(lo) | (i32x4.bitmask(hi) << 4); bits != 0; bits &= bits - 1) recordHit(i, ki, xi, yi, ai, bi, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap);
           q += 8;
         } while (q < to);
         continue;
@@ -878,7 +868,7 @@ function probeSplit(n: i32): void {
       for (let q = from; q < to; q++) {
         const f = entp + q * ENTRY_BYTES;
         const k = load<i32>(f) >>> KIND_SHIFT;
-        if (recordOverlaps(k, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) splitHit(i, ki, xi, yi, ai, bi, f, pairp, cap);
+        if (recordOverlaps(k, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) recordHit(i, ki, xi, yi, ai, bi, f, pairp, cap);
       }
     }
     for (let k = 0; k < large; k++) {
@@ -892,14 +882,6 @@ function probeSplit(n: i32): void {
   }
   cellsVisited += visited;
   aabbTests += tests;
-}
-
-/** A split probe's box overlaps entry record f's: the exact test (rare: most boxes miss). */
-// @ts-ignore: decorator
-@inline function splitHit(i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, f: i32, pairp: i32, cap: i32): void {
-  narrowTests++;
-  const tag = load<i32>(f), j = tag & TAG_SLOT;
-  if (overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) emitPair(pairp, cap, min(i, j), max(i, j));
 }
 
 /**
@@ -1031,21 +1013,22 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
     const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
     const c = load<i32>(e, 20);
     const o = planep + (p << 2);
-    const box = f32x4(load<f32>(o), load<f32>(o + stride), load<f32>(o + 2 * stride), load<f32>(o + 3 * stride));
+    const x0 = f32x4.splat(load<f32>(o)), y0 = f32x4.splat(load<f32>(o + stride));
+    const x1 = f32x4.splat(load<f32>(o + 2 * stride)), y1 = f32x4.splat(load<f32>(o + 3 * stride));
     const east = load<i32>(cellsp + ((c + 1) << 2));
     const below0 = load<i32>(cellsp + ((c + pitch - 2) << 2)), below1 = load<i32>(cellsp + ((c + pitch + 1) << 2));
     if (crowded) {
       const end = load<i32>(cellsp + (c << 2));
       const s0 = load<i32>(cellsp + ((c + pitch - 1) << 2)), s1 = load<i32>(cellsp + ((c + pitch) << 2));
-      pairsAgainst4(i, k, x, y, a, b, box, entp, planep, stride, p + 1, end, pairp, cap, true);
-      pairsAgainst4(i, k, x, y, a, b, box, entp, planep, stride, end, east, pairp, cap, true);
-      pairsAgainst4(i, k, x, y, a, b, box, entp, planep, stride, below0, s0, pairp, cap, true);
-      pairsAgainst4(i, k, x, y, a, b, box, entp, planep, stride, s0, s1, pairp, cap, true);
-      pairsAgainst4(i, k, x, y, a, b, box, entp, planep, stride, s1, below1, pairp, cap, true);
+      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 1, end, pairp, cap, true);
+      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, end, east, pairp, cap, true);
+      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0, s0, pairp, cap, true);
+      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, s0, s1, pairp, cap, true);
+      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, s1, below1, pairp, cap, true);
       continue;
     }
-    pairsAgainst4(i, k, x, y, a, b, box, entp, planep, stride, p + 1, east, pairp, cap, false);
-    pairsAgainst4(i, k, x, y, a, b, box, entp, planep, stride, below0, below1, pairp, cap, false);
+    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 1, east, pairp, cap, false);
+    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0, below1, pairp, cap, false);
   }
 }
 
@@ -1056,35 +1039,38 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
  */
 // @ts-ignore: decorator
 @inline function pairsAgainst4(
-  i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, box: v128,
+  i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, x0: v128, y0: v128, x1: v128, y1: v128,
   entp: i32, planep: i32, stride: i32, from: i32, to: i32, pairp: i32, cap: i32, sorted: bool,
 ): void {
   if (!sorted) aabbTests += to - from;
-  const x0 = f32x4.splat(f32x4.extract_lane(box, 0)), y0 = f32x4.splat(f32x4.extract_lane(box, 1));
-  const x1 = f32x4.splat(f32x4.extract_lane(box, 2)), y1 = f32x4.splat(f32x4.extract_lane(box, 3));
   let q = from;
   do {
     const o = planep + (q << 2);
     const inRun = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(to - q));
-    const left = f32x4.le(v128.load(o), x1);
-    const hit = v128.and(v128.and(v128.and(inRun, left), f32x4.le(v128.load(o + stride), y1)),
-      v128.and(f32x4.ge(v128.load(o + 2 * stride), x0), f32x4.ge(v128.load(o + 3 * stride), y0)));
-    let bits = i32x4.bitmask(hit);
-    if (sorted) aabbTests += <i32>popcnt(i32x4.bitmask(v128.and(inRun, left)));
-    while (bits != 0) {
-      const r = q + ctz(bits);
-      bits &= bits - 1;
-      const f = entp + r * ENTRY_BYTES;
-      const tag = load<i32>(f);
-      narrowTests++;
-      if (overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) {
-        const j = tag & TAG_SLOT;
-        emitPair(pairp, cap, min(i, j), max(i, j));
-      }
+    const hit = v128.and(inRun, planeOverlap(o, stride, x0, y0, x1, y1));
+    for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) recordHit(i, ki, xi, yi, ai, bi, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap);
+    if (sorted) {
+      const left = v128.and(inRun, f32x4.le(v128.load(o), x1));
+      aabbTests += <i32>popcnt(i32x4.bitmask(left));
+      if (i32x4.bitmask(left) != i32x4.bitmask(inRun)) break;
     }
-    if (sorted && i32x4.bitmask(v128.andnot(inRun, left)) != 0) break;
     q += 4;
   } while (q < to);
+}
+
+/** Which of the four plane boxes at p overlap box x0..y1 (splat in each lane; edges touching count), as recordOverlaps. */
+// @ts-ignore: decorator
+@inline function planeOverlap(p: i32, stride: i32, x0: v128, y0: v128, x1: v128, y1: v128): v128 {
+  return v128.and(v128.and(f32x4.le(v128.load(p), x1), f32x4.le(v128.load(p + stride), y1)),
+    v128.and(f32x4.ge(v128.load(p + 2 * stride), x0), f32x4.ge(v128.load(p + 3 * stride), y0)));
+}
+
+/** The box of shape i overlaps entry record f's: the exact test, and the pair (lo, hi) when it holds. */
+// @ts-ignore: decorator
+@inline function recordHit(i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, f: i32, pairp: i32, cap: i32): void {
+  narrowTests++;
+  const tag = load<i32>(f), j = tag & TAG_SLOT;
+  if (overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) emitPair(pairp, cap, min(i, j), max(i, j));
 }
 
 /**

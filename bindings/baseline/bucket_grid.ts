@@ -222,11 +222,7 @@ export class BaselineKernel implements Kernel {
       const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, invY, rows);
       const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
       if (c1x - c0x > 1 || c1y - c0y > 1) {
-        i32[homew + s] = -1;
-        const o = boxw + (s << 2);
-        f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
-        i32[largew + large] = s;
-        large++;
+        this.markLarge(homew, boxw, largew, s, large++, x0, y0, x1, y1);
         continue;
       }
       const c = c0y * pitch + c0x;
@@ -234,6 +230,15 @@ export class BaselineKernel implements Kernel {
       i32[cellsw + c]++;
     }
     return large;
+  }
+
+  /** Selected entity s goes to the large list at index `at` (as the core's markLarge). */
+  private markLarge(homew: number, boxw: number, largew: number, s: number, at: number, x0: number, y0: number, x1: number, y1: number): void {
+    const f32 = this.f32, i32 = this.i32;
+    i32[homew + s] = -1;
+    const o = boxw + (s << 2);
+    f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
+    i32[largew + at] = s;
   }
 
   private prefixSum(ncells: number): void {
@@ -275,6 +280,7 @@ export class BaselineKernel implements Kernel {
     h[HDR + G_SELECTED] = n;
     h[HDR + G_MASK] = mask;
     h[HDR + G_COVER] = cover ? 1 : 0;
+    h[HDR + G_SPLIT] = 0; // selfPairs sets it after a split
     if (n === 0) {
       h[HDR + G_COLS] = 0; h[HDR + G_ROWS] = 0; h[HDR + G_ENTRIES] = 0; h[HDR + G_LARGE] = 0;
       return 0;
@@ -326,11 +332,7 @@ export class BaselineKernel implements Kernel {
       const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
       const dx = cellOf(x1, ox, inv, cols) - c0x, dy = cellOf(y1, oy, inv, rows) - c0y;
       if (dx > 2 || dy > 2) {
-        i32[homew + s] = -1;
-        const o = boxw + (s << 2);
-        f32[o] = x0; f32[o + 1] = y0; f32[o + 2] = x1; f32[o + 3] = y1;
-        i32[largew + large] = s;
-        large++;
+        this.markLarge(homew, boxw, largew, s, large++, x0, y0, x1, y1);
         continue;
       }
       const c = c0y * pitch + c0x;
@@ -516,7 +518,6 @@ export class BaselineKernel implements Kernel {
       }
     }
     const n = this.buildGrid(count, mask, cellSize);
-    h[HDR + G_SPLIT] = 0;
     if (n === 0) { this.lastCrowded = false; this.endCall(); return 0; }
     this.lastCrowded = this.walkGrid();
     this.endCall();
