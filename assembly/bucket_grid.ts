@@ -21,7 +21,7 @@
 // - "Small" is decided with the same monotone cellOf() the queries use, never with a float
 //   margin, so exact touching and f32 rounding cannot lose a pair.
 import {
-  CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_HOME, COVER_RECORDS, COVER_SHIFT_X, COVER_SHIFT_Y, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_PLANES, PLANE_SLACK, G_INVY, G_SPLIT, CLASS_ALL, CLASS_WIDE, CLASS_TALL, SPLIT_LARGE, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS, S_CELLS_VISITED,
@@ -267,8 +267,7 @@ function chooseShape(n: i32, cellSize: f32, cellSizeY: f32, cover: bool): void {
     nrows = <i32>(Math.floor(h / sy) + 1);
     return;
   }
-  // A cover grid's cells are half as wide: its entities reach up to two cells past home, and a
-  // probe then meets fewer records that do not overlap it.
+  // A reach grid's cells are half as wide: a probe then meets fewer records that do not overlap it.
   let cs: f64 = cellSize > 0 ? <f64>cellSize : autoCellSize(hdr(H_HIST), histSamples) * (cover ? 0.5 : 1);
   const spread = Math.sqrt(w * h / maxCells);
   if (cs < spread) cs = spread;
@@ -473,8 +472,9 @@ export function buildGrid(count: i32, mask: u32, cellSize: f32): i32 {
 
 /**
  * The grid over `mask`: home cells (each small entity in the cell of its top-left corner, the
- * queries looking one cell back), or with `cover` a cover grid (each small entity listed in every
- * cell its box covers, up to three by three, the queries looking at their own cells only).
+ * queries looking one cell back), or with `cover` a reach grid (each entity listed in every cell
+ * its box reaches once widened left and up by reachW and reachH, the queries looking at their own
+ * cells only). Returns how many it holds, or -1 when a reach grid's records would not fit.
  */
 function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32, cls: i32): i32 {
   invalid = 0;
@@ -490,15 +490,20 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
     setHdr(G_COLS, 0); setHdr(G_ROWS, 0); setHdr(G_ENTRIES, 0); setHdr(G_LARGE, 0);
     return 0;
   }
+  if (cover) {
+    // Probes look in the cell of their top-left corner only: the grid starts one probe extent earlier.
+    minX = reachLo(minX, reachW);
+    minY = reachLo(minY, reachH);
+    if (!(minX > -Infinity && minY > -Infinity)) return -1;
+  }
   chooseShape(n, cellSize, cellSizeY, cover);
   const inv = <f32>(1 / cellSide), invY = <f32>(1 / cellSideY);
   let large = 0, records = 0;
   if (cover) {
-    const counts = coverPass(n, inv);
-    large = <i32>counts;
-    records = <i32>(counts >>> 32);
+    records = reachPass(n, inv, hdr(H_CAPACITY));
+    if (records < 0) return -1;
     prefixSum((ncols + 1) * (nrows + 1));
-    coverScatter(n);
+    reachScatter(n, inv);
   } else {
     large = homePass(n, inv, invY);
     records = n - large;
@@ -520,52 +525,47 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
 }
 
 /**
- * Pass 2 of a cover grid: counts per cell of every cell each small entity's box covers (up to three
- * columns and three rows), its home cell and reach into H_HOME; larger entities go to the large
- * list, as in homePass. Returns the records in the high half, the large entities in the low half.
+ * Pass 2 of a reach grid: counts per cell of every cell each entity reaches, its box widened left
+ * by reachW and up by reachH (the probes' largest extents, so a probe finds every entity it can
+ * overlap in the one cell of its top-left corner). Returns the records, or -1 when they would
+ * pass `most` (a huge entity or probe: crossPairs then builds a home grid).
  */
-function coverPass(n: i32, inv: f32): i64 {
+function reachPass(n: i32, inv: f32, most: i32): i32 {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const boxp = hdr(H_BOX), selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, homep = hdr(H_HOME), largep = hdr(H_LARGE);
-  const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY;
+  const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4;
+  const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY, w = reachW, h = reachH;
   memory.fill(cellsp - 4, 0, (pitch * (rows + 1) + 1) << 2);
-  let large = 0, records = 0;
+  let records = 0;
   for (let s = 0; s < n; s++) {
     const i = load<i32>(selp + (s << 2)), k = <i32>load<u8>(kp + i);
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
-    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
-    const dx = cellOf(x1, ox, inv, cols) - c0x, dy = cellOf(y1, oy, inv, rows) - c0y;
-    if (dx > 2 || dy > 2) {
-      markLarge(homep, boxp, largep, s, large++, x0, y0, x1, y1);
-      continue;
+    const c0x = cellOf(reachLo(boxLo(k, x, a), w), ox, inv, cols), c0y = cellOf(reachLo(boxLo(k, y, a), h), oy, inv, rows);
+    const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), c1y = cellOf(boxY1(k, y, a, b), oy, inv, rows);
+    const r = (c1x - c0x + 1) * (c1y - c0y + 1); // at most the cells, which fit an i32
+    if (r > most - records) return -1;
+    records += r;
+    for (let cy = c0y; cy <= c1y; cy++) {
+      for (let q = cy * pitch + c0x, end = cy * pitch + c1x; q <= end; q++) bump(cellsp + (q << 2));
     }
-    const c = c0y * pitch + c0x;
-    store<i32>(homep + (s << 2), c | (dx << COVER_SHIFT_X) | (dy << COVER_SHIFT_Y));
-    for (let r = c; r <= c + dy * pitch; r += pitch) {
-      for (let q = r; q <= r + dx; q++) bump(cellsp + (q << 2));
-    }
-    records += (1 + dx) * (1 + dy);
   }
-  return (<i64>records << 32) | <i64>large;
+  return records;
 }
 
-/** Pass 3 of a cover grid: a record of each small entity in every cell it covers, in selection order. */
-function coverScatter(n: i32): void {
-  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), selp = hdr(H_SEL);
+/** Pass 3 of a reach grid: a record of each entity in every cell it reaches, in selection order. */
+function reachScatter(n: i32, inv: f32): void {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const pitch = ncols + 1;
+  const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES);
+  const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY, w = reachW, h = reachH;
   for (let s = 0; s < n; s++) {
-    const code = load<i32>(homep + (s << 2));
-    if (code < 0) continue;
-    const i = load<i32>(selp + (s << 2));
-    const tag = i | (<i32>load<u8>(kp + i) << KIND_SHIFT);
+    const i = load<i32>(selp + (s << 2)), k = <i32>load<u8>(kp + i);
+    const tag = i | (k << KIND_SHIFT);
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
-    const c = code & COVER_HOME, dx = (code >>> COVER_SHIFT_X) & 3, dy = code >>> COVER_SHIFT_Y;
-    for (let r = c; r <= c + dy * pitch; r += pitch) {
-      for (let q = r; q <= r + dx; q++) putRecord(cellsp, entp, q, tag, x, y, a, b);
+    const c0x = cellOf(reachLo(boxLo(k, x, a), w), ox, inv, cols), c0y = cellOf(reachLo(boxLo(k, y, a), h), oy, inv, rows);
+    const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), c1y = cellOf(boxY1(k, y, a, b), oy, inv, rows);
+    for (let cy = c0y; cy <= c1y; cy++) {
+      for (let q = cy * pitch + c0x, end = cy * pitch + c1x; q <= end; q++) putRecord(cellsp, entp, q, tag, x, y, a, b);
     }
   }
 }
@@ -586,7 +586,7 @@ function coverScatter(n: i32): void {
 }
 
 /**
- * In a cover grid, whether a record in cell `cell` is where the pair with box x0..y0 is reported:
+ * In a reach grid, whether a record in cell `cell` is where the pair with box x0..y0 is reported:
  * the cell of the top-left corner of the two boxes' intersection, which both boxes cover, so a pair
  * met in several cells counts in exactly one.
  */
@@ -1086,7 +1086,7 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
   const x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
   if (cols == 0 || x1 < ox || y1 < oy || x0 > hdrF(G_MAXX) || y0 > hdrF(G_MAXY)) return NO_SLOT;
   // A small entity reaches at most one cell past its home: look one cell before this box too. A
-  // cover grid lists it wherever it reaches: look at this box's cells only, and count a pair met
+  // reach grid lists it wherever it reaches: look at this box's cells only, and count a pair met
   // in several of them once (pairCell).
   const cover = hdr(G_COVER) != 0, back = select<i32>(0, 1, cover);
   const c0x = max(cellOf(x0, ox, inv, cols) - back, 0), c0y = max(cellOf(y0, oy, invY, rows) - back, 0);
@@ -1242,35 +1242,35 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
 }
 
 /**
- * probeGrid on a cover grid: each live slot i in `mask`, in slot order, reads the records of the
- * cells its own box covers (no look-back: every entity is listed wherever it reaches), and a pair
- * met in several cells counts in one (pairCell). The grid has no large list: coverPays refuses a
- * cover grid with one. Emits (i, j), or (j, i) with `rev`; slot i itself is never reported.
+ * Each live slot i in `mask`, in slot order, against the reach grid of the last build: the
+ * records of the one cell holding its box's top-left corner (every entity it can overlap is
+ * listed there), tested in record order. Emits (i, j), or (j, i) with `rev`; slot i itself is
+ * never reported. A probe counts one cell and its run's records (less itself) as tests.
  *
- * Two passes. Most probes of a bullet hell meet no record at all, and a loop whose trip count
- * changes from probe to probe costs a mispredicted branch or two per probe: so the first pass
- * only sums the lengths of each probe's runs, without branches, and lists the probes that have
- * something to test (into H_HOME, free once the grid is built); the second tests those.
+ * The SIMD build runs two passes. The first takes four probes a step: boxes and cells by lane,
+ * then for each probe its first four records against its box in one compare, from the record
+ * planes, and appends the probe to a list when one overlaps or its run is longer, without a
+ * branch: in a bullet hell most probes meet nothing, in a cluster as many meet something as not,
+ * and a branch on it mispredicts as often. The second pass tests the listed probes in order.
  */
-function probeCover(count: i32, mask: u32, rev: bool): void {
+function probeReach(count: i32, mask: u32, rev: bool): void {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
   if (cols == 0) return;
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  const listp = hdr(H_HOME);
-  // A probe's overlapping records (at most all of them: 9 per indexed entity) go to H_BOX past the
-  // large entities' boxes (16 bytes per indexed entity): 52 bytes per indexed entity of its 16 per slot.
-  const hitp = hdr(H_BOX) + (hdr(G_SELECTED) << 4);
-  let visited = 0, tests = 0, listed = 0, i = 0;
+  let visited = 0, tests = 0, i = 0;
   if (ASC_FEATURE_SIMD) {
-    // Four probes at a time: boxes, cells and the four run bounds by lane (as homePass); only the
-    // run loads and the list appends go lane by lane.
+    const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2;
+    fillPlanes(entp, hdr(G_ENTRIES), planep, stride);
+    // The list: (slot, run start, run end, overlap bits of the first four) per probe, 16 bytes,
+    // in H_BOX (16 bytes per slot; a reach grid has no large entities).
+    const listp = hdr(H_BOX);
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), one = i32x4.splat(1), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
-    let visitedv = zero;
+    let listed = 0, visitedv = zero;
     for (; i + 4 <= count; i += 4) {
       const k = kinds4(kp + i);
       const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
@@ -1285,143 +1285,176 @@ function probeCover(count: i32, mask: u32, rev: bool): void {
       const ok = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, i32x4.eq(k, rect)), zero)));
       const okBits = i32x4.bitmask(ok);
       for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
-      const inside = v128.and(v128.and(ok, v128.and(f32x4.ge(x1, oxv), f32x4.ge(y1, oyv))), v128.and(f32x4.le(x0, gx1v), f32x4.le(y0, gy1v)));
-      const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invv, lastRow);
-      const c1x = cellsOf(x1, oxv, invv, lastCol), dy = i32x4.sub(cellsOf(y1, oyv, invv, lastRow), c0y);
-      visitedv = i32x4.add(visitedv, v128.and(i32x4.mul(i32x4.add(i32x4.sub(c1x, c0x), one), i32x4.add(dy, one)), inside));
-      const row = i32x4.mul(c0y, pitchv);
-      // Byte offsets of the run bounds: row + c0x - 1 and row + c1x, this row and the next.
-      const from0 = i32x4.shl(i32x4.sub(i32x4.add(row, c0x), one), 2), to0 = i32x4.shl(i32x4.add(row, c1x), 2);
-      const step = i32x4.shl(pitchv, 2);
-      const from1 = i32x4.add(from0, step), to1 = i32x4.add(to0, step);
-      // Lanes with a second row keep its run, the others count it as empty (from1 = to1).
-      const two = i32x4.gt_s(dy, zero);
+      const inside = v128.and(v128.and(ok, v128.and(f32x4.ge(x0, oxv), f32x4.ge(y0, oyv))), v128.and(f32x4.le(x0, gx1v), f32x4.le(y0, gy1v)));
       const some = i32x4.bitmask(inside);
       if (some == 0) continue;
-      const f1 = v128.bitselect(from1, to1, two);
-      probeLane(i, 0, some, cellsp, i32x4.extract_lane(from0, 0), i32x4.extract_lane(to0, 0), i32x4.extract_lane(f1, 0), i32x4.extract_lane(to1, 0), i32x4.extract_lane(dy, 0), listp, listed);
-      listed = probeListed;
-      probeLane(i, 1, some, cellsp, i32x4.extract_lane(from0, 1), i32x4.extract_lane(to0, 1), i32x4.extract_lane(f1, 1), i32x4.extract_lane(to1, 1), i32x4.extract_lane(dy, 1), listp, listed);
-      listed = probeListed;
-      probeLane(i, 2, some, cellsp, i32x4.extract_lane(from0, 2), i32x4.extract_lane(to0, 2), i32x4.extract_lane(f1, 2), i32x4.extract_lane(to1, 2), i32x4.extract_lane(dy, 2), listp, listed);
-      listed = probeListed;
-      probeLane(i, 3, some, cellsp, i32x4.extract_lane(from0, 3), i32x4.extract_lane(to0, 3), i32x4.extract_lane(f1, 3), i32x4.extract_lane(to1, 3), i32x4.extract_lane(dy, 3), listp, listed);
-      listed = probeListed;
+      visitedv = i32x4.sub(visitedv, inside);
+      // Byte offset of each probe's cell field (its run's end; the field before is its start).
+      const cell = i32x4.shl(i32x4.add(i32x4.mul(cellsOf(y0, oyv, invv, lastRow), pitchv), cellsOf(x0, oxv, invv, lastCol)), 2);
+      listed = reachLane(i, some & 1, cellsp + i32x4.extract_lane(cell, 0), v128.shuffle<f32>(x0, x0, 0, 0, 0, 0), v128.shuffle<f32>(y0, y0, 0, 0, 0, 0), v128.shuffle<f32>(x1, x1, 0, 0, 0, 0), v128.shuffle<f32>(y1, y1, 0, 0, 0, 0), planep, stride, listp, listed);
+      tests += reachTests;
+      listed = reachLane(i + 1, (some >> 1) & 1, cellsp + i32x4.extract_lane(cell, 1), v128.shuffle<f32>(x0, x0, 1, 1, 1, 1), v128.shuffle<f32>(y0, y0, 1, 1, 1, 1), v128.shuffle<f32>(x1, x1, 1, 1, 1, 1), v128.shuffle<f32>(y1, y1, 1, 1, 1, 1), planep, stride, listp, listed);
+      tests += reachTests;
+      listed = reachLane(i + 2, (some >> 2) & 1, cellsp + i32x4.extract_lane(cell, 2), v128.shuffle<f32>(x0, x0, 2, 2, 2, 2), v128.shuffle<f32>(y0, y0, 2, 2, 2, 2), v128.shuffle<f32>(x1, x1, 2, 2, 2, 2), v128.shuffle<f32>(y1, y1, 2, 2, 2, 2), planep, stride, listp, listed);
+      tests += reachTests;
+      listed = reachLane(i + 3, some >> 3, cellsp + i32x4.extract_lane(cell, 3), v128.shuffle<f32>(x0, x0, 3, 3, 3, 3), v128.shuffle<f32>(y0, y0, 3, 3, 3, 3), v128.shuffle<f32>(x1, x1, 3, 3, 3, 3), v128.shuffle<f32>(y1, y1, 3, 3, 3, 3), planep, stride, listp, listed);
+      tests += reachTests;
     }
     visited = sum4(visitedv);
-  }
-  for (; i < count; i++) {
-    const ki = <i32>load<u8>(kp + i);
-    if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
-    const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
-    const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
-    const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
-    const inside = <i32>(x1 >= ox) & <i32>(y1 >= oy) & <i32>(x0 <= gx1) & <i32>(y0 <= gy1);
-    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
-    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
-    const dy = c1y - c0y;
-    const some = <i32>(firstRuns(cellsp, pitch, c0x, c0y, c1x, dy) > 0) | <i32>(dy > 1);
-    visited += select<i32>((c1x - c0x + 1) * (dy + 1), 0, inside);
-    store<i32>(listp + (listed << 2), i);
-    listed += some & inside;
-  }
-  for (let t = 0; t < listed; t++) {
-    const i = load<i32>(listp + (t << 2)), ki = <i32>load<u8>(kp + i);
-    const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
-    const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
-    const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-    const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
-    const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
-    const spans = c1x != c0x || c1y != c0y;
-    // The records whose boxes overlap this one, listed without a branch per record, then tested:
-    // whether a box overlaps is as likely as not, a branch on it mispredicted as often.
-    let hits = 0;
-    for (let cy = c0y; cy <= c1y; cy++) {
-      const row = cy * pitch;
-      const from = load<i32>(cellsp + ((row + c0x - 1) << 2)), to = load<i32>(cellsp + ((row + c1x) << 2));
+    // The tail's probes join the list the same way, so pairs stay in slot order.
+    for (; i < count; i++) {
+      const ki = <i32>load<u8>(kp + i);
+      if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
+      const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
+      const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+      const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
+      if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+      if (x0 < ox || y0 < oy || x0 > gx1 || y0 > gy1) continue;
+      visited++;
+      const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
+      listed = reachLane(i, 1, cellsp + (c << 2), f32x4.splat(x0), f32x4.splat(y0), f32x4.splat(x1), f32x4.splat(y1), planep, stride, listp, listed);
+      tests += reachTests;
+    }
+    for (let t = 0; t < listed; t++) {
+      const e = listp + (t << 4);
+      const i = load<i32>(e), from = load<i32>(e, 4), to = load<i32>(e, 8);
+      const ki = <i32>load<u8>(kp + i);
+      const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
+      const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+      for (let bits = load<i32>(e, 12); bits != 0; bits &= bits - 1) {
+        tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, entp + (from + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
+      }
+      if (to - from <= 4) continue;
+      const x0 = f32x4.splat(boxLo(ki, xi, ai)), y0 = f32x4.splat(boxLo(ki, yi, ai));
+      const x1 = f32x4.splat(boxX1(ki, xi, ai)), y1 = f32x4.splat(boxY1(ki, yi, ai, bi));
+      for (let q = from + 4; q < to; q += 4) {
+        const inRun = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(to - q));
+        const hit = v128.and(inRun, planeOverlap(planep + (q << 2), stride, x0, y0, x1, y1));
+        for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) {
+          tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
+        }
+      }
+    }
+  } else {
+    for (; i < count; i++) {
+      const ki = <i32>load<u8>(kp + i);
+      if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
+      const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
+      const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+      const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
+      if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+      if (x0 < ox || y0 < oy || x0 > gx1 || y0 > gy1) continue;
+      visited++;
+      const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
+      const from = load<i32>(cellsp + ((c - 1) << 2)), to = load<i32>(cellsp + (c << 2));
       tests += to - from;
       for (let q = from; q < to; q++) {
         const f = entp + q * ENTRY_BYTES;
         const k = load<i32>(f) >>> KIND_SHIFT;
-        const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-        store<i32>(hitp + (hits << 2), f);
-        hits += <i32>recordOverlaps(k, x, y, a, b, x0, y0, x1, y1);
+        if (!recordOverlaps(k, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) continue;
+        tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, f, pairp, cap, rev);
       }
-    }
-    for (let h = 0; h < hits; h++) {
-      const f = load<i32>(hitp + (h << 2));
-      const tag = load<i32>(f), k = tag >>> KIND_SHIFT, j = tag & TAG_SLOT;
-      const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
-      if (j == i) { tests--; continue; } // itself (in both masks): not a test, as scanCells counts
-      if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, load<i32>(f, 20))) continue;
-      narrowTests++;
-      if (!overlapInline(ki, xi, yi, ai, bi, k, x, y, a, b)) continue;
-      if (rev) emitPair(pairp, cap, j, i);
-      else emitPair(pairp, cap, i, j);
     }
   }
   cellsVisited += visited;
   aabbTests += tests;
 }
 
+// The run length the last reachLane counted as tests (wasm has no tuples; read at once).
+let reachTests = 0;
+
 /**
- * Records in a cover grid's runs for the box covering columns c0x..c1x from row c0y, over its
- * first row and, when it reaches the next (dy > 0), that one too. The row after the last is the
- * padding row, so reading it is always in bounds.
+ * probeReach's first pass for probe i (inside: 1 when it probes, else 0) whose cell field is at
+ * byte `cellp`: tests the first four records of its run against its box x0..y1 (splat) and appends
+ * (i, from, to, bits) to the list when one overlaps or the run is longer. Returns the list length.
  */
 // @ts-ignore: decorator
-@inline function firstRuns(cellsp: i32, pitch: i32, c0x: i32, c0y: i32, c1x: i32, dy: i32): i32 {
-  const row = c0y * pitch, next = row + pitch;
-  const run0 = load<i32>(cellsp + ((row + c1x) << 2)) - load<i32>(cellsp + ((row + c0x - 1) << 2));
-  const run1 = load<i32>(cellsp + ((next + c1x) << 2)) - load<i32>(cellsp + ((next + c0x - 1) << 2));
-  return run0 + select<i32>(run1, 0, dy > 0);
+@inline function reachLane(i: i32, inside: i32, cellp: i32, x0: v128, y0: v128, x1: v128, y1: v128, planep: i32, stride: i32, listp: i32, listed: i32): i32 {
+  const from = load<i32>(cellp - 4), to = load<i32>(cellp);
+  const run = to - from;
+  const hit = v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(run)), planeOverlap(planep + (from << 2), stride, x0, y0, x1, y1));
+  const bits = i32x4.bitmask(hit);
+  const e = listp + (listed << 4);
+  store<i32>(e, i);
+  store<i32>(e, from, 4);
+  store<i32>(e, to, 8);
+  store<i32>(e, bits, 12);
+  reachTests = run & -inside;
+  return listed + (inside & (<i32>(bits != 0) | <i32>(run > 4)));
 }
 
-// The list length after the last probeLane (wasm has no tuples; read at once into a local).
-let probeListed = 0;
-
 /**
- * probeCover's first pass for lane l of the four probes from slot i: lists slot i + l when it is
- * inside the grid (bit l of `inside`) and its runs hold a record or it reaches past two rows.
- * Byte offsets from0..to1 bound the runs of its first two rows (firstRuns by lane).
+ * A probe (slot i, shape ki..bi) whose box overlaps record f's: the exact test, and the pair when
+ * it holds. Returns true when the record is the probe itself (not a test, and no pair).
  */
 // @ts-ignore: decorator
-@inline function probeLane(i: i32, l: i32, inside: i32, cellsp: i32, from0: i32, to0: i32, from1: i32, to1: i32, dy: i32, listp: i32, listed: i32): void {
-  const runs = load<i32>(cellsp + to0) - load<i32>(cellsp + from0) + load<i32>(cellsp + to1) - load<i32>(cellsp + from1);
-  store<i32>(listp + (listed << 2), i + l);
-  probeListed = listed + ((<i32>(runs > 0) | <i32>(dy > 1)) & (inside >> l) & 1);
+@inline function reachHit(i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, f: i32, pairp: i32, cap: i32, rev: bool): bool {
+  const tag = load<i32>(f), j = tag & TAG_SLOT;
+  if (j == i) return true;
+  narrowTests++;
+  if (overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) {
+    if (rev) emitPair(pairp, cap, j, i);
+    else emitPair(pairp, cap, i, j);
+  }
+  return false;
 }
 
-// coverPays tests every COVER_SAMPLE-th slot; after it says no, crossPairs tries again COVER_RETRY calls later.
-const COVER_SAMPLE = 16;
-const COVER_RETRY = 16;
-let coverRetry = 0;
+// The largest width and height among the probes of the current crossPairs (probeExtent).
+let reachW: f32 = 0;
+let reachH: f32 = 0;
 
 /**
- * Whether probing the cover grid of the last build pays: it has no large entities (every probe
- * would test them all), and at most a quarter of the sampled probes (live slots in `mask` among
- * every COVER_SAMPLE-th) meet a record in the cells their boxes cover, or reach past two rows, as
- * probeCover's first pass decides. Writes nothing.
+ * The largest box width and height among the live slots in `mask` with valid boxes, into reachW
+ * and reachH; false when one is not finite (the boxes span more than f32 can hold).
  */
-function coverPays(count: i32, mask: u32): bool {
-  const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
-  if (cols == 0 || hdr(G_LARGE) > 0) return cols == 0;
-  const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
-  const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), cellsp = hdr(H_CELLS) + 4;
-  let sampled = 0, meeting = 0;
-  for (let i = 0; i < count; i += COVER_SAMPLE) {
+function probeExtent(count: i32, mask: u32): bool {
+  const kp = hdr(H_KIND), gp = hdr(H_GROUPS), ap = hdr(H_A), bp = hdr(H_B);
+  const xp = hdr(H_X), yp = hdr(H_Y);
+  let w: f32 = 0, h: f32 = 0, i = 0;
+  if (ASC_FEATURE_SIMD) {
+    const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    let wv = zero, hv = zero;
+    for (; i + 4 <= count; i += 4) {
+      const k = kinds4(kp + i);
+      const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
+      if (!v128.any_true(live)) continue;
+      const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
+      const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
+      const isCircle = i32x4.eq(k, circle);
+      const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.bitselect(b, ac, i32x4.eq(k, rect));
+      const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, bs);
+      const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
+      const ok = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, i32x4.eq(k, rect)), zero)));
+      wv = f32x4.pmax(wv, v128.and(f32x4.sub(x1, x0), ok));
+      hv = f32x4.pmax(hv, v128.and(f32x4.sub(y1, y0), ok));
+    }
+    w = min4(wv, true);
+    h = min4(hv, true);
+  }
+  for (; i < count; i++) {
     const k = <i32>load<u8>(kp + i);
     if ((load<u32>(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
-    const c0x = cellOf(boxLo(k, x, a), ox, inv, cols), c0y = cellOf(boxLo(k, y, a), oy, inv, rows);
-    const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), dy = cellOf(boxY1(k, y, a, b), oy, inv, rows) - c0y;
-    sampled++;
-    meeting += <i32>(firstRuns(cellsp, pitch, c0x, c0y, c1x, dy) > 0) | <i32>(dy > 1);
+    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    if (!boxOk(k, a, b, x0, y0, x1, y1)) continue;
+    w = select<f32>(x1 - x0, w, x1 - x0 > w);
+    h = select<f32>(y1 - y0, h, y1 - y0 > h);
   }
-  return meeting <= sampled >> 2;
+  reachW = w;
+  reachH = h;
+  return w < Infinity && h < Infinity;
+}
+
+/**
+ * Coordinate v moved left (or up) by extent `ext`, and a little more: a probe's box starts at
+ * least ext before the far edge of any box it overlaps, but its width was rounded to f32, so the
+ * margin covers that rounding and this one. Computed in f64 (the baseline's numbers), rounded once.
+ */
+// @ts-ignore: decorator
+@inline function reachLo(v: f32, ext: f32): f32 {
+  const lo = <f64>v - <f64>ext * (1 + 1.0 / 1048576);
+  return <f32>(lo - Math.abs(lo) * (1.0 / 4194304));
 }
 
 /** All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may exceed the capacity. */
@@ -1429,24 +1462,18 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
   beginCall();
   const live = liveInBoth(count, maskA, maskB);
   const na = <i32>(live >>> 32), nb = <i32>live;
-  // Bullets against a few enemies: a cover grid of the smaller side, probed by the larger side in
-  // slot order. The probes read the stores in order and the grid stays in cache, where a grid of
-  // the larger side costs a scatter of each of its entities. But a probe that meets records costs
-  // a few mispredicted branches: where more than a quarter of them do (clusters of bullets around
-  // the enemies), a home grid of the larger side is the cheaper, and a sample tells which.
-  // Scenes change slowly: after a sample said no, the next COVER_RETRY - 1 calls skip the try.
-  const indexA = na < nb;
-  if (min(na, nb) * COVER_RECORDS <= hdr(H_CAPACITY) && --coverRetry <= 0) {
-    build(count, indexA ? maskA : maskB, cellSize, true, 0, CLASS_ALL);
-    if (coverPays(count, indexA ? maskB : maskA)) {
-      coverRetry = 0;
-      probeCover(count, indexA ? maskB : maskA, indexA);
-      setHdr(S_INVALID, invalid);
-      setHdr(S_FIRST_INVALID, firstInvalid);
-      endCall();
-      return found;
-    }
-    coverRetry = COVER_RETRY;
+  // Bullets against a few enemies: a reach grid of the smaller side, probed by the larger side in
+  // slot order, one cell per probe. The probes read the stores in order and the grid stays in
+  // cache, where a grid of the larger side costs a scatter of each of its entities. When the
+  // records would not fit (a huge probe widens every entity), a home grid of the larger side.
+  const indexA = na < nb, probeMask = indexA ? maskB : maskA;
+  if (min(na, nb) * COVER_RECORDS <= hdr(H_CAPACITY) && probeExtent(count, probeMask) &&
+      build(count, indexA ? maskA : maskB, cellSize, true, 0, CLASS_ALL) >= 0) {
+    probeReach(count, probeMask, indexA);
+    setHdr(S_INVALID, invalid);
+    setHdr(S_FIRST_INVALID, firstInvalid);
+    endCall();
+    return found;
   }
   // A home grid of the larger side (cheaper to build per entity than to probe), probed by the other.
   const swap = na > nb << 1;

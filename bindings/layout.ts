@@ -15,7 +15,7 @@
 //   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: 0, then per cell (pitch cols + 1, rows + 1) counts, then ends, scratch
 //   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot | kind << KIND_SHIFT, x, y, a, b, cell) of the small entities by cell
 //   H_LARGE          i32   facade      i32[CAPACITY]: selection indices of the large entities
-//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large (cover grids: | reach << COVER_SHIFT_X, COVER_SHIFT_Y)
+//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large
 //   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
 //   H_RESULTS        i32   facade      i32[CAPACITY]: query output
 //   H_HIST           i32   facade      i32[256]: size histogram (f32 exponent buckets), scratch
@@ -69,7 +69,7 @@ export const G_SELECTED = 28;
 export const G_ENTRIES = 29;
 export const G_MASK = 30;
 export const G_LARGE = 31;
-export const G_COVER = 32; // 1: a cover grid (each small entity listed in every cell its box covers), 0: home cells
+export const G_COVER = 32; // 1: a reach grid (each entity listed in every cell its box, widened by the probes' extent, reaches), 0: home cells
 export const G_INVY = 39; // f32, 1 / cell height (cells are square but in selfPairs' split grids)
 export const G_SPLIT = 40; // 1: the last selfPairs split thin boxes into a wide and a tall grid (G_* describe the tall one)
 
@@ -101,14 +101,10 @@ export const TAG_SLOT = 0xffffff;
 // The most cells per selected entity the grid may have (a sparse world gets coarser cells).
 export const CELLS_PER_ENTITY = 4;
 export const SCRATCH_SLACK = 64;
-// Cover grids list each small entity in every cell its box covers, up to three columns and three
-// rows: they hold at most CAPACITY / COVER_RECORDS entities, in up to COVER_CELLS_PER_ENTITY cells each.
+// crossPairs tries a reach grid when the smaller side is at most CAPACITY / COVER_RECORDS entities
+// (its records must fit CAPACITY); the grid has up to COVER_CELLS_PER_ENTITY cells per entity.
 export const COVER_RECORDS = 9;
 export const COVER_CELLS_PER_ENTITY = 32;
-// H_HOME codes of a cover grid: the home cell, and how many more columns and rows the box reaches (0-2).
-export const COVER_SHIFT_X = 27;
-export const COVER_SHIFT_Y = 29;
-export const COVER_HOME = (1 << COVER_SHIFT_X) - 1;
 // selfPairs' split of thin boxes: entity classes by box shape, and the most large entities the
 // tall grid may hold (every wide box is tested against all of them).
 export const CLASS_ALL = 0;

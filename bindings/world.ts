@@ -72,13 +72,14 @@ export interface GridStats {
   /** Top-left corner of the grid (the grid covers the boxes of what it holds). */
   originX: number;
   originY: number;
-  /** Records in cells (one per small entity; in a cover grid, one per cell it covers) and entities in the large list. */
+  /** Records in cells (one per small entity; in a reach grid, one per cell it reaches) and entities in the large list. */
   entries: number;
   large: number;
   /**
-   * Whether the last grid is a cover grid: crossPairs lists the smaller side (up to a ninth of the
-   * capacity) in every cell its boxes cover and probes it with the larger side in slot order, when
-   * a sample of the probes says few of them meet anything; otherwise a home grid of the larger side.
+   * Whether the last grid is a reach grid: crossPairs lists the smaller side (up to a ninth of the
+   * capacity) in every cell its boxes reach once widened by the largest probe, and probes it with
+   * the larger side in slot order, one cell per probe; when that would not fit, a home grid of the
+   * larger side.
    */
   cover: boolean;
   /**

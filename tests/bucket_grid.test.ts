@@ -115,7 +115,7 @@ describe("grid shapes", () => {
     }
   });
 
-  it("cross pairs index the larger side and probe with the smaller, in either order of the masks", async () => {
+  it("cross pairs index the smaller side and probe with the larger, in either order of the masks", async () => {
     const rnd = mulberry32(11);
     const worlds: World[] = [];
     for (const backend of BACKENDS) worlds.push(await newWorld(backend, { capacity: 64 }));
@@ -129,14 +129,14 @@ describe("grid shapes", () => {
     for (const w of worlds) {
       const n = w.crossPairs(1, 2);
       expect(pairKeys(w.pairs, n, false)).toEqual(ab);
-      expect(w.stats().selected).toBe(810); // the bullets were indexed
-      // The grid left behind covers the bullets: a query for them uses it and agrees with a scan.
-      const hits = w.queryRect(100, 100, 50, 50, 1);
+      expect(w.stats().selected).toBe(90); // the enemies were indexed
+      // The grid left behind holds the enemies: a query for them uses it and agrees with a scan.
+      const hits = w.queryRect(100, 100, 50, 50, 2);
       expect(w.stats().cellsVisited).toBeGreaterThan(0);
-      expect(sortedResults(hits, w)).toEqual(refQuery(w, { kind: KIND_RECT, x: 100, y: 100, a: 50, b: 50 }, 1));
+      expect(sortedResults(hits, w)).toEqual(refQuery(w, { kind: KIND_RECT, x: 100, y: 100, a: 50, b: 50 }, 2));
       const m = w.crossPairs(2, 1);
       expect(pairKeys(w.pairs, m, false)).toEqual(ba);
-      expect(w.stats().selected).toBe(810);
+      expect(w.stats().selected).toBe(90);
     }
   });
 
@@ -177,25 +177,74 @@ describe("grid shapes", () => {
     }
   });
 
-  it("cross pairs use a cover grid where few bullets meet an enemy, a home grid where most do", async () => {
-    const sparse = await fewEnemies("uniform", 900, 1);
-    const crowded = await fewEnemies("one-cell", 900, 1);
-    for (const w of sparse) {
-      w.crossPairs(1, 2);
-      const s = w.stats();
-      expect(s.cover, w.backend).toBe(true);
-      expect(s.selected, w.backend).toBe(36); // the enemies are indexed, the bullets probe
-      expect(s.entries, w.backend).toBeGreaterThanOrEqual(s.selected - s.large);
-    }
-    for (const w of crowded) {
-      const ref = refCrossPairs(w, 1, 2);
-      // After a sample says no, the next calls skip the try; every call gives the same pairs.
-      for (let t = 0; t < 20; t++) {
-        const n = w.crossPairs(1, 2);
-        expect(pairKeys(w.pairs, n, false), `${w.backend} call ${t}`).toEqual(ref);
-        expect(w.stats().cover, `${w.backend} call ${t}`).toBe(false);
+  it("cross pairs index the smaller side in a reach grid, spread out or crowded, and every call agrees", async () => {
+    for (const shape of ["uniform", "one-cell"] as const) {
+      const worlds = await fewEnemies(shape, 900, 1);
+      const ref = refCrossPairs(worlds[0], 1, 2);
+      for (const w of worlds) {
+        for (let t = 0; t < 3; t++) {
+          const n = w.crossPairs(1, 2);
+          expect(pairKeys(w.pairs, n, false), `${shape} ${w.backend} call ${t}`).toEqual(ref);
+          const s = w.stats();
+          expect(s.cover, w.backend).toBe(true);
+          expect(s.selected, w.backend).toBe(36); // the enemies are indexed, the bullets probe
+          expect(s.entries, w.backend).toBeGreaterThanOrEqual(s.selected);
+          expect(s.large, w.backend).toBe(0);
+        }
       }
     }
+  });
+
+  it("a probe too wide for the reach grid's budget makes cross pairs build a home grid instead", async () => {
+    const worlds = await fewEnemies("uniform", 900, 2);
+    for (const w of worlds) w.setRect(w.idAt(1), -5000, -5000, 1e6, 40); // a bullet a million wide
+    const ref = refCrossPairs(worlds[0], 1, 2);
+    expect(ref.length).toBeGreaterThan(0);
+    const runs = worlds.map((w) => {
+      const n = w.crossPairs(1, 2);
+      expect(pairKeys(w.pairs, n, false), w.backend).toEqual(ref);
+      expect(w.stats().cover, w.backend).toBe(false);
+      return [Array.from(w.pairs.subarray(0, 2 * n)), w.stats()];
+    });
+    for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
+  });
+
+  it("the reach grid finds probes that touch an enemy exactly, far from the origin, all kinds", async () => {
+    // Enemies at large fractional coordinates; each probe is placed so its right or bottom edge
+    // lands on an enemy's left or top edge (as near as f32 allows), the widest probe included.
+    const rnd = mulberry32(11);
+    const worlds: World[] = [];
+    for (const backend of BACKENDS) worlds.push(await newWorld(backend, { capacity: 16 }));
+    const enemies: number[][] = [];
+    for (let e = 0; e < 40; e++) {
+      enemies.push([123456.7 + rnd() * 3000, -98765.3 + rnd() * 3000, 5 + rnd() * 30, 5 + rnd() * 30]);
+    }
+    const probes: number[][] = [];
+    for (let p = 0; p < 600; p++) {
+      const [ex, ey, ew, eh] = enemies[p % 40];
+      const kind = p % 3, w = p === 0 ? 64.3 : 0.5 + rnd() * 20, h = 0.5 + rnd() * 20;
+      const t = rnd();
+      // Left of the enemy, touching; above it, touching; or anywhere along its edges.
+      const x = p % 2 ? ex - w : ex + (t - 0.5) * ew, y = p % 2 ? ey + (t - 0.5) * eh : ey - h;
+      probes.push(kind === 0 ? [KIND_RECT, x, y, w, h] : kind === 1 ? [KIND_CIRCLE, x + w / 2, y + w / 2, w / 2, 0] : [KIND_POINT, x + w, y + h, 0, 0]);
+    }
+    for (const w of worlds) {
+      for (const [x, y, ew, eh] of enemies) w.addRect(x, y, ew, eh, 2);
+      for (const [k, x, y, a, b] of probes) {
+        if (k === KIND_RECT) w.addRect(x, y, a, b, 1);
+        else if (k === KIND_CIRCLE) w.addCircle(x, y, a, 1);
+        else w.addPoint(x, y, 1);
+      }
+    }
+    const ref = refCrossPairs(worlds[0], 1, 2);
+    expect(ref.length).toBeGreaterThan(100);
+    const runs = worlds.map((w) => {
+      const n = w.crossPairs(1, 2);
+      expect(pairKeys(w.pairs, n, false), w.backend).toEqual(ref);
+      expect(w.stats().cover, w.backend).toBe(true);
+      return [Array.from(w.pairs.subarray(0, 2 * n)), w.stats()];
+    });
+    for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
   });
 
   it.each(["uniform", "zero"] as const)("probe queries after cross pairs read the cover grid and match brute force (%s)", async (shape) => {

@@ -4,7 +4,7 @@
 // of each step. Passes stay in small functions: V8 optimizes them whole, where one long function
 // with several loops kept falling back from its on-stack-replaced loop.
 import {
-  CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_HOME, COVER_RECORDS, COVER_SHIFT_X, COVER_SHIFT_Y, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   BASELINE_ARENA_BASE, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
@@ -19,11 +19,6 @@ import type { Kernel } from "../kernel.js";
 const HIST_SAMPLE_FROM = 4096;
 // Above this many small entities per cell on average, cells are sorted by left edge (as the core).
 const CROWDED = 2;
-
-// crossPairs' cover grid: coverPays samples every COVER_SAMPLE-th slot; after it says no, the try
-// comes again COVER_RETRY calls later (as the core).
-const COVER_SAMPLE = 16;
-const COVER_RETRY = 16;
 
 // selfPairs' split of thin boxes (as the core): retried SPLIT_RETRY calls after a no; a box is
 // thin when its long side is at least SPLIT_THIN times its short side.
@@ -71,7 +66,8 @@ export class BaselineKernel implements Kernel {
   private ncols = 0;
   private nrows = 0;
   private histSamples = 0;
-  private coverRetry = 0;
+  private reachW = 0;
+  private reachH = 0;
   private lastCrowded = false;
   private splitRetry = 0;
   private wideX = 0;
@@ -267,7 +263,7 @@ export class BaselineKernel implements Kernel {
     }
   }
 
-  /** The grid over `mask`: home cells, or with `cover` a cover grid (as the core's build). */
+  /** The grid over `mask`: home cells, or with `cover` a reach grid; -1 when that would not fit (as the core's build). */
   buildGrid(count: number, mask: number, cellSize: number, cover = false, cellSizeY = 0, cls = CLASS_ALL): number {
     this.views();
     const h = this.i32, f32 = this.f32;
@@ -285,14 +281,20 @@ export class BaselineKernel implements Kernel {
       h[HDR + G_COLS] = 0; h[HDR + G_ROWS] = 0; h[HDR + G_ENTRIES] = 0; h[HDR + G_LARGE] = 0;
       return 0;
     }
+    if (cover) {
+      // Probes look in the cell of their top-left corner only: the grid starts one probe extent earlier.
+      this.minX = reachLo(this.minX, this.reachW);
+      this.minY = reachLo(this.minY, this.reachH);
+      if (!(this.minX > -Infinity && this.minY > -Infinity)) return -1;
+    }
     this.chooseShape(n, cellSize, cellSizeY, cover);
     const inv = fround(1 / this.cellSide), invY = fround(1 / this.cellSideY);
-    let large: number, records: number;
+    let large = 0, records: number;
     if (cover) {
-      large = this.coverPass(n, inv);
-      records = this.coverRecords;
+      records = this.reachPass(n, inv, h[HDR + H_CAPACITY]);
+      if (records < 0) return -1;
       this.prefixSum((this.ncols + 1) * (this.nrows + 1));
-      this.coverScatter(n);
+      this.reachScatter(n, inv);
     } else {
       large = this.homePass(n, inv, invY);
       records = n - large;
@@ -313,57 +315,48 @@ export class BaselineKernel implements Kernel {
     return n;
   }
 
-  private coverRecords = 0;
-
-  /** Counts per covered cell, home and reach codes, the large list; records into coverRecords (as the core's coverPass). */
-  private coverPass(n: number, inv: number): number {
+  /** Counts per reached cell (boxes widened by the probe extents); the records, or -1 past `most` (as the core's reachPass). */
+  private reachPass(n: number, inv: number, most: number): number {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1;
-    const homew = h[HDR + H_HOME] >> 2, largew = h[HDR + H_LARGE] >> 2;
-    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY;
+    const selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1;
+    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY, w = this.reachW, rh = this.reachH;
     i32.fill(0, cellsw - 1, cellsw + pitch * (rows + 1));
-    let large = 0, records = 0;
+    let records = 0;
     for (let s = 0; s < n; s++) {
       const i = i32[selw + s], k = u8[kp + i];
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
-      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
-      const dx = cellOf(x1, ox, inv, cols) - c0x, dy = cellOf(y1, oy, inv, rows) - c0y;
-      if (dx > 2 || dy > 2) {
-        this.markLarge(homew, boxw, largew, s, large++, x0, y0, x1, y1);
-        continue;
+      const c0x = cellOf(reachLo(boxLo(k, x, a), w), ox, inv, cols), c0y = cellOf(reachLo(boxLo(k, y, a), rh), oy, inv, rows);
+      const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), c1y = cellOf(boxY1(k, y, a, b), oy, inv, rows);
+      const r = (c1x - c0x + 1) * (c1y - c0y + 1);
+      if (r > most - records) return -1;
+      records += r;
+      for (let cy = c0y; cy <= c1y; cy++) {
+        for (let q = cy * pitch + c0x, end = cy * pitch + c1x; q <= end; q++) i32[cellsw + q]++;
       }
-      const c = c0y * pitch + c0x;
-      i32[homew + s] = c | (dx << COVER_SHIFT_X) | (dy << COVER_SHIFT_Y);
-      for (let r = c; r <= c + dy * pitch; r += pitch) {
-        for (let q = r; q <= r + dx; q++) i32[cellsw + q]++;
-      }
-      records += (1 + dx) * (1 + dy);
     }
-    this.coverRecords = records;
-    return large;
+    return records;
   }
 
-  /** A record of each small entity in every cell it covers, in selection order (as the core's coverScatter). */
-  private coverScatter(n: number): void {
-    const h = this.i32, i32 = this.i32, f32 = this.f32, u8 = this.u8;
-    const homew = h[HDR + H_HOME] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
-    const selw = h[HDR + H_SEL] >> 2, kp = h[HDR + H_KIND];
+  /** A record of each entity in every cell it reaches, in selection order (as the core's reachScatter). */
+  private reachScatter(n: number, inv: number): void {
+    const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
+    const kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    const pitch = this.ncols + 1;
+    const selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
+    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY, w = this.reachW, rh = this.reachH;
     for (let s = 0; s < n; s++) {
-      const code = i32[homew + s];
-      if (code < 0) continue;
-      const i = i32[selw + s];
-      const tag = i | (u8[kp + i] << KIND_SHIFT);
+      const i = i32[selw + s], k = u8[kp + i];
+      const tag = i | (k << KIND_SHIFT);
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
-      const c = code & COVER_HOME, dx = (code >>> COVER_SHIFT_X) & 3, dy = code >>> COVER_SHIFT_Y;
-      for (let r = c; r <= c + dy * pitch; r += pitch) {
-        for (let q = r; q <= r + dx; q++) {
+      const c0x = cellOf(reachLo(boxLo(k, x, a), w), ox, inv, cols), c0y = cellOf(reachLo(boxLo(k, y, a), rh), oy, inv, rows);
+      const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), c1y = cellOf(boxY1(k, y, a, b), oy, inv, rows);
+      for (let cy = c0y; cy <= c1y; cy++) {
+        for (let q = cy * pitch + c0x, end = cy * pitch + c1x; q <= end; q++) {
           const e = entw + i32[cellsw + q]++ * ENTRY_WORDS;
-          i32[e] = tag; f32[e + 1] = x; f32[e + 2] = y; f32[e + 3] = a; f32[e + 4] = b;
+          i32[e] = tag;
+          f32[e + 1] = x; f32[e + 2] = y; f32[e + 3] = a; f32[e + 4] = b;
           i32[e + 5] = q;
         }
       }
@@ -638,7 +631,7 @@ export class BaselineKernel implements Kernel {
     const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], invY = f32[HDR + G_INVY];
     const x0 = this.bx0, y0 = this.by0, x1 = this.bx1, y1 = this.by1;
     if (cols === 0 || x1 < ox || y1 < oy || x0 > f32[HDR + G_MAXX] || y0 > f32[HDR + G_MAXY]) return NO_SLOT;
-    // A cover grid lists each entity wherever it reaches: no look-back, a pair counted once (pairCell).
+    // A reach grid lists each entity wherever it reaches: no look-back, a pair counted once (pairCell).
     const cover = h[HDR + G_COVER] !== 0, back = cover ? 0 : 1;
     const c0x = Math.max(cellOf(x0, ox, inv, cols) - back, 0), c0y = Math.max(cellOf(y0, oy, invY, rows) - back, 0);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
@@ -743,17 +736,13 @@ export class BaselineKernel implements Kernel {
     maskA = maskA | 0;
     maskB = maskB | 0;
     const na = this.liveInBoth(count, maskA, maskB), nb = this.liveB;
-    // A cover grid of the smaller side probed by the larger, when a sample says it pays; else a
-    // home grid of the larger side (as the core).
-    const indexA = na < nb;
-    if (Math.min(na, nb) * COVER_RECORDS <= this.i32[HDR + H_CAPACITY] && --this.coverRetry <= 0) {
-      this.buildGrid(count, indexA ? maskA : maskB, cellSize, true);
-      if (this.coverPays(count, indexA ? maskB : maskA)) {
-        this.coverRetry = 0;
-        this.probeCover(count, indexA ? maskB : maskA, indexA);
-        return this.endCross();
-      }
-      this.coverRetry = COVER_RETRY;
+    // A reach grid of the smaller side probed by the larger when it fits, else a home grid of the
+    // larger side (as the core).
+    const indexA = na < nb, probeMask = indexA ? maskB : maskA;
+    if (Math.min(na, nb) * COVER_RECORDS <= this.i32[HDR + H_CAPACITY] && this.probeExtent(count, probeMask) &&
+        this.buildGrid(count, indexA ? maskA : maskB, cellSize, true) >= 0) {
+      this.probeReach(count, probeMask, indexA);
+      return this.endCross();
     }
     if (na > nb * 2) return this.crossPairsProbingB(count, maskA, maskB, cellSize);
     this.buildGrid(count, maskB, cellSize);
@@ -776,33 +765,33 @@ export class BaselineKernel implements Kernel {
     return this.found;
   }
 
-  /** Whether probing the cover grid pays: no large entities, and at most a quarter of the sampled probes meet a record (as the core). */
-  private coverPays(count: number, mask: number): boolean {
+  /** The largest box width and height among the live slots in `mask` with valid boxes; false when one is not finite (as the core's probeExtent). */
+  private probeExtent(count: number, mask: number): boolean {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
-    const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], pitch = cols + 1;
-    if (cols === 0 || h[HDR + G_LARGE] > 0) return cols === 0;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], cellsw = (h[HDR + H_CELLS] >> 2) + 1;
-    let sampled = 0, meeting = 0;
-    for (let i = 0; i < count; i += COVER_SAMPLE) {
+    let w = 0, rh = 0;
+    for (let i = 0; i < count; i++) {
       const k = u8[kp + i];
       if ((i32[gw + i] & mask) === 0 || k === KIND_NONE) continue;
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
-      const c0x = cellOf(boxLo(k, x, a), ox, inv, cols), c0y = cellOf(boxLo(k, y, a), oy, inv, rows);
-      const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), dy = cellOf(boxY1(k, y, a, b), oy, inv, rows) - c0y;
-      sampled++;
-      if (firstRuns(i32, cellsw, pitch, c0x, c0y, c1x, dy) > 0 || dy > 1) meeting++;
+      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+      if (!boxOk(k, a, b, x0, y0, x1, y1)) continue;
+      const dx = fround(x1 - x0), dy = fround(y1 - y0);
+      if (dx > w) w = dx;
+      if (dy > rh) rh = dy;
     }
-    return meeting <= sampled >> 1 >> 1;
+    this.reachW = w;
+    this.reachH = rh;
+    return w < Infinity && rh < Infinity;
   }
 
   /**
-   * The core's probeCover: each live slot in `mask` probes the cells its own box covers; the
-   * first pass lists the probes whose runs hold a record (into H_HOME), the second tests them.
-   * The grid has no large list (coverPays refuses a cover grid with one).
+   * The core's probeReach: each live slot in `mask`, in slot order, tests the records of the one
+   * cell holding its box's top-left corner, in record order (the core's SIMD build lists the
+   * probes first; pairs, order and counts are the same).
    */
-  private probeCover(count: number, mask: number, rev: boolean): void {
+  private probeReach(count: number, mask: number, rev: boolean): void {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], pitch = cols + 1;
     if (cols === 0) return;
@@ -811,43 +800,24 @@ export class BaselineKernel implements Kernel {
     const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], gx1 = f32[HDR + G_MAXX], gy1 = f32[HDR + G_MAXY];
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
-    const listw = h[HDR + H_HOME] >> 2, hitw = (h[HDR + H_BOX] >> 2) + (h[HDR + G_SELECTED] << 2);
-    let visited = 0, tests = 0, listed = 0;
+    let visited = 0, tests = 0;
     for (let i = 0; i < count; i++) {
       const ki = u8[kp + i];
       if ((i32[gw + i] & mask) === 0 || ki === KIND_NONE) continue;
       const xi = f32[xw + i], yi = f32[yw + i], ai = f32[aw + i], bi = f32[bw + i];
       const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
       if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { this.noteInvalid(i); continue; }
-      if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
-      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
-      const c1x = cellOf(x1, ox, inv, cols), dy = cellOf(y1, oy, inv, rows) - c0y;
-      visited += (c1x - c0x + 1) * (dy + 1);
-      if (firstRuns(i32, cellsw, pitch, c0x, c0y, c1x, dy) > 0 || dy > 1) i32[listw + listed++] = i;
-    }
-    for (let t = 0; t < listed; t++) {
-      const i = i32[listw + t], ki = u8[kp + i];
-      const xi = f32[xw + i], yi = f32[yw + i], ai = f32[aw + i], bi = f32[bw + i];
-      const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-      const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, inv, rows);
-      const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
-      const spans = c1x !== c0x || c1y !== c0y;
-      let hits = 0;
-      for (let cy = c0y; cy <= c1y; cy++) {
-        const row = cy * pitch;
-        const from = i32[cellsw + row + c0x - 1], to = i32[cellsw + row + c1x];
-        tests += to - from;
-        for (let q = from; q < to; q++) {
-          const f = entw + q * ENTRY_WORDS;
-          if (recordOverlaps(i32[f] >>> KIND_SHIFT, f32[f + 1], f32[f + 2], f32[f + 3], f32[f + 4], x0, y0, x1, y1)) i32[hitw + hits++] = f;
-        }
-      }
-      for (let e = 0; e < hits; e++) {
-        const f = i32[hitw + e];
+      if (x0 < ox || y0 < oy || x0 > gx1 || y0 > gy1) continue;
+      visited++;
+      const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
+      const from = i32[cellsw + c - 1], to = i32[cellsw + c];
+      tests += to - from;
+      for (let q = from; q < to; q++) {
+        const f = entw + q * ENTRY_WORDS;
         const tag = i32[f], k = tag >>> KIND_SHIFT, j = tag & TAG_SLOT;
         const x = f32[f + 1], y = f32[f + 2], a = f32[f + 3], b = f32[f + 4];
+        if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
         if (j === i) { tests--; continue; }
-        if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, i32[f + 5])) continue;
         this.narrowTests++;
         if (!overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b)) continue;
         if (rev) this.emitPair(pairw, cap, j, i);
@@ -940,17 +910,17 @@ function recordOverlaps(k: number, x: number, y: number, a: number, b: number, x
 
 /** Cell column (or row) of v, clamped into the grid; compared as a float first, so huge and NaN values clamp too. */
 function cellOf(v: number, origin: number, inv: number, n: number): number {
-  const t = (v - origin) * inv;
+  const t = fround(fround(v - origin) * inv); // f32 arithmetic, as the core's: a cell boundary is the same float
   return t < 1 ? 0 : (t >= n ? n - 1 : t | 0);
 }
 
-/** Records in a cover grid's runs over a box's first row and, with dy > 0, the next (as the core's firstRuns). */
-function firstRuns(i32: Int32Array, cellsw: number, pitch: number, c0x: number, c0y: number, c1x: number, dy: number): number {
-  const row = c0y * pitch, run0 = i32[cellsw + row + c1x] - i32[cellsw + row + c0x - 1];
-  return dy > 0 ? run0 + i32[cellsw + row + pitch + c1x] - i32[cellsw + row + pitch + c0x - 1] : run0;
+/** v moved left (or up) by extent `ext` and a margin for f32 rounding, rounded once (as the core's reachLo). */
+function reachLo(v: number, ext: number): number {
+  const lo = v - ext * (1 + 1 / 1048576);
+  return fround(lo - Math.abs(lo) * (1 / 4194304));
 }
 
-/** In a cover grid, whether cell `cell` holds the top-left corner of the two boxes' intersection (as the core's pairCell). */
+/** In a reach grid, whether cell `cell` holds the top-left corner of the two boxes' intersection (as the core's pairCell). */
 function pairCell(k: number, x: number, y: number, a: number, x0: number, y0: number, ox: number, oy: number, inv: number, cols: number, rows: number, cell: number): boolean {
   const px = Math.max(x0, boxLo(k, x, a)), py = Math.max(y0, boxLo(k, y, a));
   return cellOf(py, oy, inv, rows) * (cols + 1) + cellOf(px, ox, inv, cols) === cell;
