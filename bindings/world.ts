@@ -352,7 +352,7 @@ export class World {
     checkMask("crossPairs", "maskB", maskB);
     for (;;) {
       const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption);
-      this.afterBuild(this.header[G_MASK] >>> 0); // the kernel indexes the larger side
+      this.afterBuild(this.header[G_MASK] >>> 0); // the side the kernel indexed (a reach grid of the smaller, or a home grid of the larger)
       if (this.fits(total)) return this.finishPairs(total);
     }
   }

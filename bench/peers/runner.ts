@@ -62,6 +62,13 @@ function percentile(sorted: Float64Array, q: number): number {
 
 /** Gives the page a chance to paint and the event loop to breathe between runs. */
 const breathe = () => new Promise<void>((done) => setTimeout(done, 0));
+/**
+ * After a forced collection, a pause before the next library: V8 sweeps and returns the pages of
+ * the last library's heap on background threads, and on a 2-core machine that work otherwise
+ * lands in the next library's timed frames (hitcore's 100k medians varied 1.6x from run to run).
+ */
+const SETTLE_MS = 150;
+const settle = () => new Promise<void>((done) => setTimeout(done, SETTLE_MS));
 
 export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
@@ -97,8 +104,12 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
             log(`  ${peer.name}: skipped, ${base.note}`);
             continue;
           }
-          o.gc?.();
-          await breathe();
+          if (o.gc) {
+            o.gc();
+            await settle();
+          } else {
+            await breathe();
+          }
           try {
             const r = await runOne(peer, scene, refs, o, base);
             results.push(r);
