@@ -160,7 +160,7 @@ describe("grid shapes", () => {
     return worlds;
   }
 
-  it.each(SCENE_SHAPES)("cross pairs against a few enemies match brute force, cover grid or not (%s)", async (shape) => {
+  it.each(SCENE_SHAPES)("cross pairs against a few enemies match brute force, reach grid or not (%s)", async (shape) => {
     for (const seed of [1, 2, 3]) {
       const worlds = await fewEnemies(shape, 900, seed);
       for (const [a, b] of [[1, 2], [2, 1], [1, 3], [2, 3]]) {
@@ -247,7 +247,7 @@ describe("grid shapes", () => {
     for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
   });
 
-  it.each(["uniform", "zero"] as const)("probe queries after cross pairs read the cover grid and match brute force (%s)", async (shape) => {
+  it.each(["uniform", "zero"] as const)("probe queries after cross pairs read the reach grid and match brute force (%s)", async (shape) => {
     const worlds = await fewEnemies(shape, 900, 4);
     const rnd = mulberry32(8);
     for (const w of worlds) {
