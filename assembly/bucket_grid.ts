@@ -1260,17 +1260,16 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   if (cols == 0) return;
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  let visited = 0, tests = 0, i = 0;
+  let visited = 0, tests = 0, i = 0, listed = 0;
+  // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
+  // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities).
+  const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, listp = hdr(H_BOX);
   if (ASC_FEATURE_SIMD) {
-    const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2;
     fillPlanes(entp, hdr(G_ENTRIES), planep, stride);
-    // The list: (slot, run start, run end, overlap bits of the first four) per probe, 16 bytes,
-    // in H_BOX (16 bytes per slot; a reach grid has no large entities).
-    const listp = hdr(H_BOX);
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), one = i32x4.splat(1), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
-    let listed = 0, visitedv = zero;
+    let visitedv = zero;
     for (; i + 4 <= count; i += 4) {
       const k = kinds4(kp + i);
       const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
@@ -1301,20 +1300,35 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       tests += reachTests;
     }
     visited = sum4(visitedv);
-    // The tail's probes join the list the same way, so pairs stay in slot order.
-    for (; i < count; i++) {
-      const ki = <i32>load<u8>(kp + i);
-      if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
-      const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
-      const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
-      const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-      if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
-      if (x0 < ox || y0 < oy || x0 > gx1 || y0 > gy1) continue;
-      visited++;
-      const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
+  }
+  // One probe at a time: the scalar build's whole pass, and the SIMD build's last few probes
+  // (listed the same way, so pairs stay in slot order).
+  for (; i < count; i++) {
+    const ki = <i32>load<u8>(kp + i);
+    if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
+    const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
+    const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+    const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
+    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (x0 < ox || y0 < oy || x0 > gx1 || y0 > gy1) continue;
+    visited++;
+    const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
+    if (ASC_FEATURE_SIMD) {
       listed = reachLane(i, 1, cellsp + (c << 2), f32x4.splat(x0), f32x4.splat(y0), f32x4.splat(x1), f32x4.splat(y1), planep, stride, listp, listed);
       tests += reachTests;
+      continue;
     }
+    const from = load<i32>(cellsp + ((c - 1) << 2)), to = load<i32>(cellsp + (c << 2));
+    tests += to - from;
+    for (let q = from; q < to; q++) {
+      const f = entp + q * ENTRY_BYTES;
+      const k = load<i32>(f) >>> KIND_SHIFT;
+      if (!recordOverlaps(k, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) continue;
+      tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, f, pairp, cap, rev);
+    }
+  }
+  if (ASC_FEATURE_SIMD) {
+    // The second pass: the listed probes' overlapping records, in order.
     for (let t = 0; t < listed; t++) {
       const e = listp + (t << 4);
       const i = load<i32>(e), from = load<i32>(e, 4), to = load<i32>(e, 8);
@@ -1333,26 +1347,6 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
         for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) {
           tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
         }
-      }
-    }
-  } else {
-    for (; i < count; i++) {
-      const ki = <i32>load<u8>(kp + i);
-      if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
-      const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
-      const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
-      const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-      if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
-      if (x0 < ox || y0 < oy || x0 > gx1 || y0 > gy1) continue;
-      visited++;
-      const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
-      const from = load<i32>(cellsp + ((c - 1) << 2)), to = load<i32>(cellsp + (c << 2));
-      tests += to - from;
-      for (let q = from; q < to; q++) {
-        const f = entp + q * ENTRY_BYTES;
-        const k = load<i32>(f) >>> KIND_SHIFT;
-        if (!recordOverlaps(k, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) continue;
-        tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, f, pairp, cap, rev);
       }
     }
   }
