@@ -157,9 +157,7 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
       const isCircle = i32x4.eq(k, circle), isRect = i32x4.eq(k, rect);
       const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle));
       const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, v128.bitselect(b, ac, isRect));
-      // boxOk by lane.
-      const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
-      const valid = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, isRect), zero)));
+      const valid = boxOk4(live, as, v128.and(b, isRect), x0, y0, x1, y1);
       const dx = f32x4.sub(x1, x0), dy = f32x4.sub(y1, y0);
       const ok = cls == CLASS_ALL ? valid : v128.and(valid, cls == CLASS_WIDE ? f32x4.ge(dx, dy) : f32x4.gt(dy, dx));
       // pmin(m, v) is `v < m ? v : m`, the scalar loop's select, lane by lane.
@@ -367,6 +365,17 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
   store<i32>(largep + (at << 2), s);
 }
 
+/**
+ * boxOk by lane: live lanes whose box x0..y1 is finite and whose sizes are not negative (`as`:
+ * a of circles and rects, else 0; `bRect`: b of rects, else 0).
+ */
+// @ts-ignore: decorator
+@inline function boxOk4(live: v128, as: v128, bRect: v128, x0: v128, y0: v128, x1: v128, y1: v128): v128 {
+  const zero = i32x4.splat(0);
+  const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
+  return v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(bRect, zero)));
+}
+
 /** cellOf by lane (trunc_sat is the scalar conversion; lanes below 1 become 0 as there). */
 // @ts-ignore: decorator
 @inline function cellsOf(v: v128, origin: v128, inv: v128, last: v128): v128 {
@@ -503,7 +512,7 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
     records = reachPass(n, inv, hdr(H_CAPACITY));
     if (records < 0) return -1;
     prefixSum((ncols + 1) * (nrows + 1));
-    reachScatter(n, inv);
+    reachScatter(n);
   } else {
     large = homePass(n, inv, invY);
     records = n - large;
@@ -527,12 +536,14 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
 /**
  * Pass 2 of a reach grid: counts per cell of every cell each entity reaches, its box widened left
  * by reachW and up by reachH (the probes' largest extents, so a probe finds every entity it can
- * overlap in the one cell of its top-left corner). Returns the records, or -1 when they would
- * pass `most` (a huge entity or probe: crossPairs then builds a home grid).
+ * overlap in the one cell of its top-left corner). Each entity's first cell and reach (columns and
+ * rows past it) go to H_HOME, 12 bytes per entity (a reach grid holds at most a ninth of the
+ * capacity). Returns the records, or -1 when they would pass `most` (a huge entity or probe:
+ * crossPairs then builds a home grid).
  */
 function reachPass(n: i32, inv: f32, most: i32): i32 {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4;
+  const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, homep = hdr(H_HOME);
   const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY, w = reachW, h = reachH;
   memory.fill(cellsp - 4, 0, (pitch * (rows + 1) + 1) << 2);
   let records = 0;
@@ -545,27 +556,28 @@ function reachPass(n: i32, inv: f32, most: i32): i32 {
     const r = (c1x - c0x + 1) * (c1y - c0y + 1); // at most the cells, which fit an i32
     if (r > most - records) return -1;
     records += r;
-    for (let cy = c0y; cy <= c1y; cy++) {
-      for (let q = cy * pitch + c0x, end = cy * pitch + c1x; q <= end; q++) bump(cellsp + (q << 2));
+    const c = c0y * pitch + c0x, o = homep + s * 12;
+    store<i32>(o, c);
+    store<i32>(o, c1x - c0x, 4);
+    store<i32>(o, c1y - c0y, 8);
+    for (let row = c; row <= c + (c1y - c0y) * pitch; row += pitch) {
+      for (let q = row; q <= row + c1x - c0x; q++) bump(cellsp + (q << 2));
     }
   }
   return records;
 }
 
-/** Pass 3 of a reach grid: a record of each entity in every cell it reaches, in selection order. */
-function reachScatter(n: i32, inv: f32): void {
+/** Pass 3 of a reach grid: a record of each entity in every cell it reaches (reachPass's cells), in selection order. */
+function reachScatter(n: i32): void {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES);
-  const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY, w = reachW, h = reachH;
+  const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), homep = hdr(H_HOME), pitch = ncols + 1;
   for (let s = 0; s < n; s++) {
-    const i = load<i32>(selp + (s << 2)), k = <i32>load<u8>(kp + i);
-    const tag = i | (k << KIND_SHIFT);
+    const i = load<i32>(selp + (s << 2)), tag = i | (<i32>load<u8>(kp + i) << KIND_SHIFT);
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
-    const c0x = cellOf(reachLo(boxLo(k, x, a), w), ox, inv, cols), c0y = cellOf(reachLo(boxLo(k, y, a), h), oy, inv, rows);
-    const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), c1y = cellOf(boxY1(k, y, a, b), oy, inv, rows);
-    for (let cy = c0y; cy <= c1y; cy++) {
-      for (let q = cy * pitch + c0x, end = cy * pitch + c1x; q <= end; q++) putRecord(cellsp, entp, q, tag, x, y, a, b);
+    const o = homep + s * 12, c = load<i32>(o), dx = load<i32>(o, 4), dy = load<i32>(o, 8);
+    for (let row = c; row <= c + dy * pitch; row += pitch) {
+      for (let q = row; q <= row + dx; q++) putRecord(cellsp, entp, q, tag, x, y, a, b);
     }
   }
 }
@@ -1280,8 +1292,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const isCircle = i32x4.eq(k, circle);
       const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.bitselect(b, ac, i32x4.eq(k, rect));
       const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, bs);
-      const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
-      const ok = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, i32x4.eq(k, rect)), zero)));
+      const ok = boxOk4(live, as, v128.and(b, i32x4.eq(k, rect)), x0, y0, x1, y1);
       const okBits = i32x4.bitmask(ok);
       for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
       const inside = v128.and(v128.and(ok, v128.and(f32x4.ge(x0, oxv), f32x4.ge(y0, oyv))), v128.and(f32x4.le(x0, gx1v), f32x4.le(y0, gy1v)));
@@ -1417,8 +1428,7 @@ function probeExtent(count: i32, mask: u32): bool {
       const isCircle = i32x4.eq(k, circle);
       const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.bitselect(b, ac, i32x4.eq(k, rect));
       const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, bs);
-      const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
-      const ok = v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(v128.and(b, i32x4.eq(k, rect)), zero)));
+      const ok = boxOk4(live, as, v128.and(b, i32x4.eq(k, rect)), x0, y0, x1, y1);
       wv = f32x4.pmax(wv, v128.and(f32x4.sub(x1, x0), ok));
       hv = f32x4.pmax(hv, v128.and(f32x4.sub(y1, y0), ok));
     }

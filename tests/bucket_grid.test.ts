@@ -195,18 +195,23 @@ describe("grid shapes", () => {
     }
   });
 
+  /** crossPairs(1, 2) on each world gives `ref`, on a reach grid or not (`cover`), and every backend the same pairs, order and stats. */
+  function expectCrossOnEveryBackend(worlds: World[], ref: number[], cover: boolean): void {
+    const runs = worlds.map((w) => {
+      const n = w.crossPairs(1, 2);
+      expect(pairKeys(w.pairs, n, false), w.backend).toEqual(ref);
+      expect(w.stats().cover, w.backend).toBe(cover);
+      return [Array.from(w.pairs.subarray(0, 2 * n)), w.stats()];
+    });
+    for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
+  }
+
   it("a probe too wide for the reach grid's budget makes cross pairs build a home grid instead", async () => {
     const worlds = await fewEnemies("uniform", 900, 2);
     for (const w of worlds) w.setRect(w.idAt(1), -5000, -5000, 1e6, 40); // a bullet a million wide
     const ref = refCrossPairs(worlds[0], 1, 2);
     expect(ref.length).toBeGreaterThan(0);
-    const runs = worlds.map((w) => {
-      const n = w.crossPairs(1, 2);
-      expect(pairKeys(w.pairs, n, false), w.backend).toEqual(ref);
-      expect(w.stats().cover, w.backend).toBe(false);
-      return [Array.from(w.pairs.subarray(0, 2 * n)), w.stats()];
-    });
-    for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
+    expectCrossOnEveryBackend(worlds, ref, false);
   });
 
   it("the reach grid finds probes that touch an enemy exactly, far from the origin, all kinds", async () => {
@@ -238,13 +243,7 @@ describe("grid shapes", () => {
     }
     const ref = refCrossPairs(worlds[0], 1, 2);
     expect(ref.length).toBeGreaterThan(100);
-    const runs = worlds.map((w) => {
-      const n = w.crossPairs(1, 2);
-      expect(pairKeys(w.pairs, n, false), w.backend).toEqual(ref);
-      expect(w.stats().cover, w.backend).toBe(true);
-      return [Array.from(w.pairs.subarray(0, 2 * n)), w.stats()];
-    });
-    for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
+    expectCrossOnEveryBackend(worlds, ref, true);
   });
 
   it.each(["uniform", "zero"] as const)("probe queries after cross pairs read the reach grid and match brute force (%s)", async (shape) => {

@@ -294,7 +294,7 @@ export class BaselineKernel implements Kernel {
       records = this.reachPass(n, inv, h[HDR + H_CAPACITY]);
       if (records < 0) return -1;
       this.prefixSum((this.ncols + 1) * (this.nrows + 1));
-      this.reachScatter(n, inv);
+      this.reachScatter(n);
     } else {
       large = this.homePass(n, inv, invY);
       records = n - large;
@@ -315,12 +315,12 @@ export class BaselineKernel implements Kernel {
     return n;
   }
 
-  /** Counts per reached cell (boxes widened by the probe extents); the records, or -1 past `most` (as the core's reachPass). */
+  /** Counts per reached cell (boxes widened by the probe extents), each entity's first cell and reach into H_HOME; the records, or -1 past `most` (as the core's reachPass). */
   private reachPass(n: number, inv: number, most: number): number {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
-    const selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1;
+    const selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1, homew = h[HDR + H_HOME] >> 2;
     const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY, w = this.reachW, rh = this.reachH;
     i32.fill(0, cellsw - 1, cellsw + pitch * (rows + 1));
     let records = 0;
@@ -332,28 +332,28 @@ export class BaselineKernel implements Kernel {
       const r = (c1x - c0x + 1) * (c1y - c0y + 1);
       if (r > most - records) return -1;
       records += r;
-      for (let cy = c0y; cy <= c1y; cy++) {
-        for (let q = cy * pitch + c0x, end = cy * pitch + c1x; q <= end; q++) i32[cellsw + q]++;
+      const c = c0y * pitch + c0x, o = homew + s * 3;
+      i32[o] = c; i32[o + 1] = c1x - c0x; i32[o + 2] = c1y - c0y;
+      for (let row = c; row <= c + (c1y - c0y) * pitch; row += pitch) {
+        for (let q = row; q <= row + c1x - c0x; q++) i32[cellsw + q]++;
       }
     }
     return records;
   }
 
-  /** A record of each entity in every cell it reaches, in selection order (as the core's reachScatter). */
-  private reachScatter(n: number, inv: number): void {
+  /** A record of each entity in every cell it reaches (reachPass's cells), in selection order (as the core's reachScatter). */
+  private reachScatter(n: number): void {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
     const selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
-    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY, w = this.reachW, rh = this.reachH;
+    const homew = h[HDR + H_HOME] >> 2, pitch = this.ncols + 1;
     for (let s = 0; s < n; s++) {
-      const i = i32[selw + s], k = u8[kp + i];
-      const tag = i | (k << KIND_SHIFT);
+      const i = i32[selw + s], tag = i | (u8[kp + i] << KIND_SHIFT);
       const x = f32[xw + i], y = f32[yw + i], a = f32[aw + i], b = f32[bw + i];
-      const c0x = cellOf(reachLo(boxLo(k, x, a), w), ox, inv, cols), c0y = cellOf(reachLo(boxLo(k, y, a), rh), oy, inv, rows);
-      const c1x = cellOf(boxX1(k, x, a), ox, inv, cols), c1y = cellOf(boxY1(k, y, a, b), oy, inv, rows);
-      for (let cy = c0y; cy <= c1y; cy++) {
-        for (let q = cy * pitch + c0x, end = cy * pitch + c1x; q <= end; q++) {
+      const o = homew + s * 3, c = i32[o], dx = i32[o + 1], dy = i32[o + 2];
+      for (let row = c; row <= c + dy * pitch; row += pitch) {
+        for (let q = row; q <= row + dx; q++) {
           const e = entw + i32[cellsw + q]++ * ENTRY_WORDS;
           i32[e] = tag;
           f32[e + 1] = x; f32[e + 2] = y; f32[e + 3] = a; f32[e + 4] = b;
