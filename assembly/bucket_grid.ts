@@ -22,7 +22,7 @@
 //   margin, so exact touching and f32 rounding cannot lose a pair.
 import {
   CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
-  G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
+  G_MAXY, G_OX, G_OY, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_PLANES, PLANE_SLACK, G_INVY, G_SPLIT, CLASS_ALL, CLASS_WIDE, CLASS_TALL, SPLIT_LARGE, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS, S_CELLS_VISITED,
   S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
@@ -494,6 +494,8 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
   setHdr(G_SELECTED, n);
   setHdr(G_MASK, mask);
   setHdr(G_COVER, <i32>cover);
+  setHdrF(G_REACHW, cover ? reachW : 0);
+  setHdrF(G_REACHH, cover ? reachH : 0);
   setHdr(G_SPLIT, 0); // selfPairs sets it after a split
   if (n == 0) {
     setHdr(G_COLS, 0); setHdr(G_ROWS, 0); setHdr(G_ENTRIES, 0); setHdr(G_LARGE, 0);
@@ -1269,10 +1271,12 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
+  seenW = 0;
+  seenH = 0;
   if (cols == 0) return;
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  let visited = 0, tests = 0, i = 0, listed = 0;
+  let visited = 0, tests = 0, i = 0, listed = 0, w: f32 = 0, h: f32 = 0;
   // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
   // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities).
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, listp = hdr(H_BOX);
@@ -1281,7 +1285,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), one = i32x4.splat(1), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
-    let visitedv = zero;
+    let visitedv = zero, wv = zero, hv = zero;
     for (; i + 4 <= count; i += 4) {
       const k = kinds4(kp + i);
       const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
@@ -1295,6 +1299,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const ok = boxOk4(live, as, v128.and(b, i32x4.eq(k, rect)), x0, y0, x1, y1);
       const okBits = i32x4.bitmask(ok);
       for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
+      wv = f32x4.pmax(wv, v128.and(f32x4.sub(x1, x0), ok));
+      hv = f32x4.pmax(hv, v128.and(f32x4.sub(y1, y0), ok));
       const inside = v128.and(v128.and(ok, v128.and(f32x4.ge(x0, oxv), f32x4.ge(y0, oyv))), v128.and(f32x4.le(x0, gx1v), f32x4.le(y0, gy1v)));
       const some = i32x4.bitmask(inside);
       if (some == 0) continue;
@@ -1311,6 +1317,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       tests += reachTests;
     }
     visited = sum4(visitedv);
+    w = min4(wv, true);
+    h = min4(hv, true);
   }
   // One probe at a time: the scalar build's whole pass, and the SIMD build's last few probes
   // (listed the same way, so pairs stay in slot order).
@@ -1321,6 +1329,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
     if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    w = select<f32>(x1 - x0, w, x1 - x0 > w);
+    h = select<f32>(y1 - y0, h, y1 - y0 > h);
     if (x0 < ox || y0 < oy || x0 > gx1 || y0 > gy1) continue;
     visited++;
     const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
@@ -1363,6 +1373,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   }
   cellsVisited += visited;
   aabbTests += tests;
+  seenW = w;
+  seenH = h;
 }
 
 // The run length the last reachLane counted as tests (wasm has no tuples; read at once).
@@ -1404,9 +1416,17 @@ let reachTests = 0;
   return false;
 }
 
-// The largest width and height among the probes of the current crossPairs (probeExtent).
+// The widening of the current reach grid: the largest probe width and height it allows for.
 let reachW: f32 = 0;
 let reachH: f32 = 0;
+// The largest probe width and height the last probeReach met.
+let seenW: f32 = 0;
+let seenH: f32 = 0;
+// The probes' extents in the last crossPairs that probed a reach grid, and their mask; the next
+// call with the same mask builds with them and skips probeExtent's pass (lastW < 0: none).
+let lastMask: u32 = 0;
+let lastW: f32 = -1;
+let lastH: f32 = -1;
 
 /**
  * The largest box width and height among the live slots in `mask` with valid boxes, into reachW
@@ -1470,14 +1490,38 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
   // slot order, one cell per probe. The probes read the stores in order and the grid stays in
   // cache, where a grid of the larger side costs a scatter of each of its entities. When the
   // records would not fit (a huge probe widens every entity), a home grid of the larger side.
+  // Bullets keep their sizes from frame to frame: the grid is widened by the extents the probes
+  // had in the last call with the same mask, and the probe pass measures this call's. When one
+  // grew past them (pairs could be missed), the call starts over widened by the measured ones.
   const indexA = na < nb, probeMask = indexA ? maskB : maskA;
-  if (min(na, nb) * COVER_RECORDS <= hdr(H_CAPACITY) && probeExtent(count, probeMask) &&
-      build(count, indexA ? maskA : maskB, cellSize, true, 0, CLASS_ALL) >= 0) {
-    probeReach(count, probeMask, indexA);
-    setHdr(S_INVALID, invalid);
-    setHdr(S_FIRST_INVALID, firstInvalid);
-    endCall();
-    return found;
+  let known = lastW >= 0 && lastMask == probeMask;
+  reachW = lastW;
+  reachH = lastH;
+  lastW = -1;
+  if (min(na, nb) * COVER_RECORDS <= hdr(H_CAPACITY)) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (!known && !probeExtent(count, probeMask)) break;
+      if (build(count, indexA ? maskA : maskB, cellSize, true, 0, CLASS_ALL) < 0) {
+        if (!known) break;
+        known = false; // the last call's extents may be too wide for the scratch: measure
+        continue;
+      }
+      probeReach(count, probeMask, indexA);
+      if (seenW <= reachW && seenH <= reachH) {
+        lastMask = probeMask;
+        lastW = seenW;
+        lastH = seenH;
+        setHdr(S_INVALID, invalid);
+        setHdr(S_FIRST_INVALID, firstInvalid);
+        endCall();
+        return found;
+      }
+      beginCall(); // a probe grew: its pairs so far and the stats go
+      if (!(seenW < Infinity && seenH < Infinity)) break;
+      reachW = seenW;
+      reachH = seenH;
+      known = true;
+    }
   }
   // A home grid of the larger side (cheaper to build per entity than to probe), probed by the other.
   const swap = na > nb << 1;

@@ -72,6 +72,9 @@ export const G_LARGE = 31;
 export const G_COVER = 32; // 1: a reach grid (each entity listed in every cell its box, widened by the probes' extent, reaches), 0: home cells
 export const G_INVY = 39; // f32, 1 / cell height (cells are square but in selfPairs' split grids)
 export const G_SPLIT = 40; // 1: the last selfPairs split thin boxes into a wide and a tall grid (G_* describe the tall one)
+// A reach grid's widening (f32): the largest probe width and height it finds every pair for (0 for other grids).
+export const G_REACHW = 41;
+export const G_REACHH = 42;
 
 // Stats of the last call (Box2D's b2TreeStats idea: prove pruning, not only speed).
 export const S_AABB_TESTS = 33;

@@ -18,7 +18,7 @@
 //   planes          f32[4(C+4)] scratch: the entries' boxes as four planes (the SIMD core's pair walk)
 import {
   CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
-  G_MASK, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
+  G_MASK, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
@@ -82,6 +82,14 @@ export interface GridStats {
    * larger side.
    */
   cover: boolean;
+  /**
+   * The probe width and height a reach grid is widened for (0 for other grids): the largest the
+   * probes had in the last crossPairs with the same probing side, or in this call when a probe has
+   * grown past them (the call then starts over, widened for this call's). Bullets keep their sizes,
+   * so a call does not measure them before building.
+   */
+  reachWidth: number;
+  reachHeight: number;
   /**
    * Whether the last selfPairs split thin boxes (nearly all of them at least 4 times longer than
    * wide) into a grid of wide flat cells for the wide ones and one of tall narrow cells for the
@@ -423,7 +431,7 @@ export class World {
     const h = this.header, f = new Float32Array(h.buffer, h.byteOffset, HEADER_FIELDS);
     return {
       selected: h[G_SELECTED], cols: h[G_COLS], rows: h[G_ROWS], cellSize: f[G_CELL], originX: f[G_OX], originY: f[G_OY],
-      entries: h[G_ENTRIES], large: h[G_LARGE], cover: h[G_COVER] === 1, split: h[G_SPLIT] === 1,
+      entries: h[G_ENTRIES], large: h[G_LARGE], cover: h[G_COVER] === 1, reachWidth: f[G_REACHW], reachHeight: f[G_REACHH], split: h[G_SPLIT] === 1,
       cellsVisited: h[S_CELLS_VISITED], aabbTests: h[S_AABB_TESTS], narrowTests: h[S_NARROW_TESTS], found: h[S_FOUND],
     };
   }

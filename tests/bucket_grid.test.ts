@@ -208,10 +208,59 @@ describe("grid shapes", () => {
 
   it("a probe too wide for the reach grid's budget makes cross pairs build a home grid instead", async () => {
     const worlds = await fewEnemies("uniform", 900, 2);
+    expectCrossOnEveryBackend(worlds, refCrossPairs(worlds[0], 1, 2), true);
+    const [x, y, a, b] = [worlds[0].x[1], worlds[0].y[1], worlds[0].a[1], worlds[0].b[1]];
     for (const w of worlds) w.setRect(w.idAt(1), -5000, -5000, 1e6, 40); // a bullet a million wide
     const ref = refCrossPairs(worlds[0], 1, 2);
     expect(ref.length).toBeGreaterThan(0);
     expectCrossOnEveryBackend(worlds, ref, false);
+    // Back to its size: the next call is on a reach grid again, widened for the bullets as they are.
+    for (const w of worlds) w.setRect(w.idAt(1), x, y, a, b);
+    expectCrossOnEveryBackend(worlds, refCrossPairs(worlds[0], 1, 2), true);
+    expect(worlds[0].stats().reachWidth).toBe(widestProbe(worlds[0], 1)[0]);
+  });
+
+  /** The largest box width and height among the live slots in `mask`, in f32 as the kernels compute them. */
+  function widestProbe(w: World, mask: number): [number, number] {
+    const f = Math.fround;
+    let most = [0, 0];
+    for (let k = 0; k < w.count; k++) {
+      if (w.kinds[k] === 0 || (w.groups[k] & mask) === 0) continue;
+      const [x, y, a, b] = [w.x[k], w.y[k], w.a[k], w.b[k]];
+      const box = w.kinds[k] === KIND_RECT ? [f(f(x + a) - x), f(f(y + b) - y)]
+        : w.kinds[k] === KIND_CIRCLE ? [f(f(x + a) - f(x - a)), f(f(y + a) - f(y - a))] : [0, 0];
+      most = [Math.max(most[0], box[0]), Math.max(most[1], box[1])];
+    }
+    return most as [number, number];
+  }
+
+  it("the reach grid is widened for the last call's probes, and a probe that grows starts the call over", async () => {
+    const worlds = await fewEnemies("uniform", 900, 6);
+    const [w0, h0] = widestProbe(worlds[0], 1);
+    // The first call measures the probes; the next ones reuse what it measured.
+    for (let t = 0; t < 2; t++) {
+      expectCrossOnEveryBackend(worlds, refCrossPairs(worlds[0], 1, 2), true);
+      for (const w of worlds) expect([w.stats().reachWidth, w.stats().reachHeight], w.backend).toEqual([w0, h0]);
+    }
+    // A bullet grows past them, placed so its left edge is more than a cell further left of an
+    // enemy its right part overlaps than the old width: a grid widened only for the old sizes
+    // would not list that enemy in its corner's cell. (Not so wide that the records pass the budget.)
+    const e = Array.from({ length: worlds[0].count }, (_, k) => k).find((k) => worlds[0].groups[k] === 2)!;
+    const [ex, ey] = [worlds[0].x[e], worlds[0].y[e]];
+    const wide = w0 + 2 * worlds[0].stats().cellSize + 1, tall = h0 + 2;
+    for (const w of worlds) w.setRect(w.idAt(1), ex - wide + 1, ey - 0.5, wide, tall); // covers (ex, ey), whatever e's kind
+    const ref = refCrossPairs(worlds[0], 1, 2);
+    expect(ref).toContain(1 * 4194304 + e); // pairKeys' key of (bullet 1, enemy e)
+    expectCrossOnEveryBackend(worlds, ref, true);
+    const grown = widestProbe(worlds[0], 1);
+    expect(grown[0]).toBeGreaterThan(w0);
+    for (const w of worlds) expect([w.stats().reachWidth, w.stats().reachHeight], w.backend).toEqual(grown);
+    // Shrunk again: one more call still widened for the wide bullet (the last call's), then back.
+    for (const w of worlds) w.setRect(w.idAt(1), ex - 40, ey - 40, 2, 2);
+    for (const expected of [grown, widestProbe(worlds[0], 1)]) {
+      expectCrossOnEveryBackend(worlds, refCrossPairs(worlds[0], 1, 2), true);
+      for (const w of worlds) expect([w.stats().reachWidth, w.stats().reachHeight], w.backend).toEqual(expected);
+    }
   });
 
   it("the reach grid finds probes that touch an enemy exactly, far from the origin, all kinds", async () => {

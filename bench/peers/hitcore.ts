@@ -1,4 +1,4 @@
-// hitcore through its public World API: rect entities, positions written through the x / y views,
+// hitcore through its public World API: rect entities, positions copied into the x / y views,
 // one selfPairs (complete) or crossPairs (bipartite) call per frame. The entry's createWorld is
 // passed in, so the same adapter runs under Node (bindings/node.ts) and in the page (browser.ts).
 import type { Backend, World } from "../../bindings/world.js";
@@ -17,7 +17,7 @@ export function hitcorePeer(name: string, backend: Backend, createWorld: CreateW
     hitcore: true,
     lag: 0,
     how: `hitcore ${backend === "js" ? "TS baseline" : "wasm core"}${name.includes("simd") ? " (SIMD build)" : ""}: ` +
-      "rects added once; each frame positions written into world.x / world.y, then one " +
+      "rects added once; each frame positions copied into world.x / world.y (TypedArray.set from the scene's arrays), then one " +
       "world.selfPairs(mask) (complete) or world.crossPairs(maskA, maskB) (bipartite); pairs read from world.pairs",
     async create(scene: BoxScene): Promise<PeerRun> {
       const world = await createWorld({ backend, wasm, capacity: scene.n, pairCapacity: 4 * scene.n });
@@ -26,9 +26,10 @@ export function hitcorePeer(name: string, backend: Backend, createWorld: CreateW
       let count = 0;
       return {
         frame() {
-          // Views are re-read each frame (growth would replace them); slot k is box k.
-          const x = world.x, y = world.y, sx = scene.x, sy = scene.y;
-          for (let k = 0; k < scene.n; k++) { x[k] = sx[k]; y[k] = sy[k]; }
+          // Views are re-read each frame (growth would replace them); slot k is box k. One bulk
+          // copy per axis, as a game keeping its positions in arrays of its own would write them.
+          world.x.set(scene.x);
+          world.y.set(scene.y);
           count = complete ? world.selfPairs(SET_A) : world.crossPairs(SET_A, SET_B);
           return count;
         },

@@ -9,7 +9,7 @@ import {
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   BASELINE_ARENA_BASE, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
-  CLASS_ALL, CLASS_TALL, CLASS_WIDE, G_INVY, G_SPLIT, SPLIT_LARGE,
+  CLASS_ALL, CLASS_TALL, CLASS_WIDE, G_INVY, G_REACHH, G_REACHW, G_SPLIT, SPLIT_LARGE,
 } from "../layout.js";
 import { overlapShapes } from "./shapes.js";
 import type { Kernel } from "../kernel.js";
@@ -68,6 +68,12 @@ export class BaselineKernel implements Kernel {
   private histSamples = 0;
   private reachW = 0;
   private reachH = 0;
+  private seenW = 0;
+  private seenH = 0;
+  // The core's lastMask / lastW / lastH: the probes' extents in the last crossPairs that probed a reach grid.
+  private lastMask = 0;
+  private lastW = -1;
+  private lastH = -1;
   private lastCrowded = false;
   private splitRetry = 0;
   private wideX = 0;
@@ -276,6 +282,8 @@ export class BaselineKernel implements Kernel {
     h[HDR + G_SELECTED] = n;
     h[HDR + G_MASK] = mask;
     h[HDR + G_COVER] = cover ? 1 : 0;
+    this.f32[HDR + G_REACHW] = cover ? this.reachW : 0;
+    this.f32[HDR + G_REACHH] = cover ? this.reachH : 0;
     h[HDR + G_SPLIT] = 0; // selfPairs sets it after a split
     if (n === 0) {
       h[HDR + G_COLS] = 0; h[HDR + G_ROWS] = 0; h[HDR + G_ENTRIES] = 0; h[HDR + G_LARGE] = 0;
@@ -738,11 +746,34 @@ export class BaselineKernel implements Kernel {
     const na = this.liveInBoth(count, maskA, maskB), nb = this.liveB;
     // A reach grid of the smaller side probed by the larger when it fits, else a home grid of the
     // larger side (as the core).
+    // The grid is widened by the last call's probe extents (same mask); a probe that grew past
+    // them starts the call over (as the core).
     const indexA = na < nb, probeMask = indexA ? maskB : maskA;
-    if (Math.min(na, nb) * COVER_RECORDS <= this.i32[HDR + H_CAPACITY] && this.probeExtent(count, probeMask) &&
-        this.buildGrid(count, indexA ? maskA : maskB, cellSize, true) >= 0) {
-      this.probeReach(count, probeMask, indexA);
-      return this.endCross();
+    let known = this.lastW >= 0 && this.lastMask === probeMask;
+    this.reachW = this.lastW;
+    this.reachH = this.lastH;
+    this.lastW = -1;
+    if (Math.min(na, nb) * COVER_RECORDS <= this.i32[HDR + H_CAPACITY]) {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (!known && !this.probeExtent(count, probeMask)) break;
+        if (this.buildGrid(count, indexA ? maskA : maskB, cellSize, true) < 0) {
+          if (!known) break;
+          known = false;
+          continue;
+        }
+        this.probeReach(count, probeMask, indexA);
+        if (this.seenW <= this.reachW && this.seenH <= this.reachH) {
+          this.lastMask = probeMask;
+          this.lastW = this.seenW;
+          this.lastH = this.seenH;
+          return this.endCross();
+        }
+        this.beginCall();
+        if (!(this.seenW < Infinity && this.seenH < Infinity)) break;
+        this.reachW = this.seenW;
+        this.reachH = this.seenH;
+        known = true;
+      }
     }
     if (na > nb * 2) return this.crossPairsProbingB(count, maskA, maskB, cellSize);
     this.buildGrid(count, maskB, cellSize);
@@ -794,19 +825,24 @@ export class BaselineKernel implements Kernel {
   private probeReach(count: number, mask: number, rev: boolean): void {
     const h = this.i32, f32 = this.f32, i32 = this.i32, u8 = this.u8;
     const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], pitch = cols + 1;
+    this.seenW = 0;
+    this.seenH = 0;
     if (cols === 0) return;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
     const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], gx1 = f32[HDR + G_MAXX], gy1 = f32[HDR + G_MAXY];
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
-    let visited = 0, tests = 0;
+    let visited = 0, tests = 0, w = 0, rh = 0;
     for (let i = 0; i < count; i++) {
       const ki = u8[kp + i];
       if ((i32[gw + i] & mask) === 0 || ki === KIND_NONE) continue;
       const xi = f32[xw + i], yi = f32[yw + i], ai = f32[aw + i], bi = f32[bw + i];
       const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
       if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { this.noteInvalid(i); continue; }
+      const dx = fround(x1 - x0), dy = fround(y1 - y0);
+      if (dx > w) w = dx;
+      if (dy > rh) rh = dy;
       if (x0 < ox || y0 < oy || x0 > gx1 || y0 > gy1) continue;
       visited++;
       const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
@@ -826,6 +862,8 @@ export class BaselineKernel implements Kernel {
     }
     this.cellsVisited += visited;
     this.aabbTests += tests;
+    this.seenW = w;
+    this.seenH = rh;
   }
 
   firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean): number {
