@@ -226,9 +226,9 @@ describe("grid shapes", () => {
     let most = [0, 0];
     for (let k = 0; k < w.count; k++) {
       if (w.kinds[k] === 0 || (w.groups[k] & mask) === 0) continue;
-      const [x, y, a, b] = [w.x[k], w.y[k], w.a[k], w.b[k]];
-      const box = w.kinds[k] === KIND_RECT ? [f(f(x + a) - x), f(f(y + b) - y)]
-        : w.kinds[k] === KIND_CIRCLE ? [f(f(x + a) - f(x - a)), f(f(y + a) - f(y - a))] : [0, 0];
+      const { kind, x, y, a, b } = shapeAt(w, k);
+      const box = kind === KIND_RECT ? [f(f(x + a) - x), f(f(y + b) - y)]
+        : kind === KIND_CIRCLE ? [f(f(x + a) - f(x - a)), f(f(y + a) - f(y - a))] : [0, 0];
       most = [Math.max(most[0], box[0]), Math.max(most[1], box[1])];
     }
     return most as [number, number];
