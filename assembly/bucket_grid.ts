@@ -1015,7 +1015,9 @@ function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32): void {
  * selfPairs' small-against-small walk in the SIMD build: the same runs, pairs, order and counts
  * as the scalar loop, but four records tested per step from the box planes, so a run of up to
  * four records costs one step and no branch per record. In a bullet hell most runs hold zero to
- * three records; the scalar loop paid a mispredicted loop exit on most of them.
+ * three records; the scalar loop paid a mispredicted loop exit on most of them. Outside crowded
+ * grids an entity's two runs share one step and one branch, and its shape is loaded only when a
+ * record overlaps it.
  */
 function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
@@ -1289,7 +1291,9 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
  * then for each probe its first four records against its box in one compare, from the record
  * planes, and appends the probe to a list when one overlaps or its run is longer, without a
  * branch: in a bullet hell most probes meet nothing, in a cluster as many meet something as not,
- * and a branch on it mispredicts as often. The second pass tests the listed probes in order.
+ * and a branch on it mispredicts as often. After a call whose runs were short (sparseRuns), the
+ * first pass skips the probes whose run is empty by a branch, which is then mostly right. The
+ * second pass tests the listed probes in order.
  */
 function probeReach(count: i32, mask: u32, rev: bool): void {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
