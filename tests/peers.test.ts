@@ -152,4 +152,34 @@ describe("peers runner and report", () => {
     // ...but runs at a size where only the cap applies.
     expect(skipped.filter((r) => r.n === 40000).map((r) => r.status)).toEqual(["ok", "ok"]);
   }, 60_000);
+
+  it("in rounds, the libraries take turns, each set up again every round, and its frames are pooled", async () => {
+    const forgetful: Peer = { ...rapierPeer, name: "rapier, lag ignored", lag: 0 };
+    const created: string[] = [];
+    const counted = (peer: Peer): Peer => ({
+      ...peer,
+      create: (scene) => {
+        created.push(peer.name);
+        return peer.create(scene);
+      },
+    });
+    const libraries = [peers[0], flatbushPeer, forgetful];
+    const [a, b, c] = libraries.map((p) => p.name);
+    const results = await runPeers({
+      peers: libraries.map(counted), shapes: ["uniform"], modes: ["complete"], sizes: [400], rounds: 3,
+      timeMs: 15, warmMs: 2, minFrames: 6, maxFrames: 50, frameBudgetMs: 1e9, mustSizes: [], maxFrameMs: 1e9, checkFrames: 2,
+    });
+    // The first library of a round rotates, so none is always timed first.
+    expect(created).toEqual([a, b, c, b, c, a, c, a, b]);
+    expect(results.map((r) => r.peer)).toEqual([a, b, c]);
+    for (const r of results.slice(0, 2)) {
+      expect(r.status).toBe("ok");
+      expect(r.frames).toBeGreaterThanOrEqual(6); // at least two a round
+      expect(r.p99).toBeGreaterThanOrEqual(r.median);
+      expect(r.setupMs).toBeGreaterThanOrEqual(0);
+    }
+    // A disagreement found in the first round stays reported.
+    expect(results[2].status).toBe("disagrees");
+    expect(results[2].disagreement!.example[0]).toBeGreaterThanOrEqual(0);
+  }, 60_000);
 });

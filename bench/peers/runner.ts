@@ -14,6 +14,12 @@ export interface RunOptions {
   sizes: number[];
   /** Timed ms per library and scene (after warm-up); at least minFrames, at most maxFrames. */
   timeMs: number;
+  /**
+   * Rounds per scene (default 1): each library runs `rounds` times for timeMs / rounds, the
+   * libraries taking turns (the first one rotates), and its median and p99 are over all its
+   * frames. A slow spell of a shared machine then lands on every library alike.
+   */
+  rounds?: number;
   warmMs: number;
   minFrames: number;
   maxFrames: number;
@@ -89,40 +95,65 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
         const pairs = refs[1]?.length ?? refs[0].length;
         const hash = keysHash(refs[1] ?? refs[0]);
         log(`${shape} ${mode} N=${n} (${scene.n} boxes): ${pairs} pairs, hash ${hash}`);
+        // Each library's runs at this size: its result so far and its frames from every round.
+        const runs = new Map<Peer, { r: CaseResult; samples: Float64Array[] }>();
+        const rounds = Math.max(1, Math.floor(o.rounds ?? 1));
+        for (let round = 0; round < rounds; round++) {
+          for (let k = 0; k < o.peers.length; k++) {
+            const peer = o.peers[(k + round) % o.peers.length];
+            const seen = runs.get(peer);
+            if (seen && seen.r.status !== "ok" && seen.r.status !== "disagrees") continue;
+            if (!seen) {
+              const base: CaseResult = {
+                shape, mode, n, boxes: scene.n, peer: peer.name, hitcore: peer.hitcore, status: "ok", note: "",
+                disagreement: null, pairs, hash, setupMs: NaN, frames: 0, median: NaN, p99: NaN,
+              };
+              const prev = last.get(peer.name);
+              const predicted = prev ? prev.median * (n / prev.n) : 0;
+              const budget = o.mustSizes.includes(n) ? o.maxFrameMs : o.frameBudgetMs;
+              if (out.has(peer.name) || predicted > budget) {
+                base.status = "skipped";
+                base.note = out.has(peer.name) ? "after a failure at a smaller N" : `over the ${budget} ms frame budget (about ${Math.round(predicted)} ms predicted)`;
+                runs.set(peer, { r: base, samples: [] });
+                continue;
+              }
+              runs.set(peer, { r: base, samples: [] });
+            }
+            const run = runs.get(peer)!;
+            if (o.gc) {
+              o.gc();
+              await settle();
+            } else {
+              await breathe();
+            }
+            try {
+              const { r, samples } = await runOne(peer, scene, refs, o, run.r, o.timeMs / rounds, Math.ceil(o.minFrames / rounds));
+              run.r = r;
+              run.samples.push(samples);
+            } catch (err) {
+              out.add(peer.name);
+              run.r = { ...run.r, status: "failed", note: err instanceof Error ? err.message : String(err) };
+            }
+          }
+        }
         for (const peer of o.peers) {
-          const base: CaseResult = {
-            shape, mode, n, boxes: scene.n, peer: peer.name, hitcore: peer.hitcore, status: "ok", note: "",
-            disagreement: null, pairs, hash, setupMs: NaN, frames: 0, median: NaN, p99: NaN,
-          };
-          const prev = last.get(peer.name);
-          const predicted = prev ? prev.median * (n / prev.n) : 0;
-          const budget = o.mustSizes.includes(n) ? o.maxFrameMs : o.frameBudgetMs;
-          if (out.has(peer.name) || predicted > budget) {
-            base.status = "skipped";
-            base.note = out.has(peer.name) ? "after a failure at a smaller N" : `over the ${budget} ms frame budget (about ${Math.round(predicted)} ms predicted)`;
-            results.push(base);
-            log(`  ${peer.name}: skipped, ${base.note}`);
+          const { r, samples } = runs.get(peer)!;
+          if (r.status === "skipped" || r.status === "failed") {
+            results.push(r);
+            log(`  ${peer.name}: ${r.status === "skipped" ? "skipped" : "FAILED"} ${r.note}`);
             continue;
           }
-          if (o.gc) {
-            o.gc();
-            await settle();
-          } else {
-            await breathe();
-          }
-          try {
-            const r = await runOne(peer, scene, refs, o, base);
-            results.push(r);
-            last.set(peer.name, { n, median: r.median });
-            const dis = r.disagreement ? `  DISAGREES: ${describeDisagreement(r.disagreement)}` : "";
-            log(`  ${peer.name.padEnd(16)} median ${r.median.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  (${r.frames} frames, setup ${r.setupMs.toFixed(0)} ms)${dis}`);
-          } catch (err) {
-            out.add(peer.name);
-            base.status = "failed";
-            base.note = err instanceof Error ? err.message : String(err);
-            results.push(base);
-            log(`  ${peer.name}: FAILED ${base.note}`);
-          }
+          const all = new Float64Array(samples.reduce((t, f) => t + f.length, 0));
+          let at = 0;
+          for (const f of samples) { all.set(f, at); at += f.length; }
+          all.sort();
+          r.frames = all.length;
+          r.median = percentile(all, 0.5);
+          r.p99 = percentile(all, 0.99);
+          results.push(r);
+          last.set(peer.name, { n, median: r.median });
+          const dis = r.disagreement ? `  DISAGREES: ${describeDisagreement(r.disagreement)}` : "";
+          log(`  ${peer.name.padEnd(16)} median ${r.median.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  (${r.frames} frames, setup ${r.setupMs.toFixed(0)} ms)${dis}`);
         }
       }
     }
@@ -130,12 +161,17 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
   return results;
 }
 
-async function runOne(peer: Peer, scene: BoxScene, refs: Float64Array[], o: RunOptions, base: CaseResult): Promise<CaseResult> {
+/**
+ * One run of a library on a scene: setup (the first run's is kept), the agreement check (the first
+ * disagreement is kept), warm-up, then frames for timeMs (at least minFrames); returns the result
+ * and the frame times.
+ */
+async function runOne(peer: Peer, scene: BoxScene, refs: Float64Array[], o: RunOptions, base: CaseResult, timeMs: number, minFrames: number): Promise<{ r: CaseResult; samples: Float64Array }> {
   const r = { ...base };
   scene.reset();
   const t = now();
   const run = await peer.create(scene);
-  r.setupMs = now() - t;
+  if (Number.isNaN(r.setupMs)) r.setupMs = now() - t;
   try {
     const warmStart = now(); // the checked frames count as warm-up too
     // Agreement first: the library's pairs on the first frames against the reference.
@@ -156,20 +192,16 @@ async function runOne(peer: Peer, scene: BoxScene, refs: Float64Array[], o: RunO
     const samples = new Float64Array(o.maxFrames);
     let frames = 0;
     const start = now();
-    while (frames < o.maxFrames && (frames < o.minFrames || now() - start < o.timeMs)) {
+    while (frames < o.maxFrames && (frames < minFrames || now() - start < timeMs)) {
       scene.step();
       const t0 = now();
       run.frame();
       samples[frames++] = now() - t0;
     }
-    const sorted = samples.subarray(0, frames).sort();
-    r.frames = frames;
-    r.median = percentile(sorted, 0.5);
-    r.p99 = percentile(sorted, 0.99);
+    return { r, samples: samples.slice(0, frames) };
   } finally {
     run.dispose();
   }
-  return r;
 }
 
 export function describeDisagreement(d: Disagreement): string {
