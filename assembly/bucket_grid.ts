@@ -64,6 +64,10 @@ let cellSideY: f64 = 1;
 let ncols = 0;
 let nrows = 0;
 
+// Where vector lanes go to leave the registers one by one (selectPass, homePass, probeReach;
+// never two of them at once): five vectors.
+const LANES = memory.data(80, 16);
+
 // The box of a shape (kind k, x, y, a, b), one coordinate at a time: point (x, y, x, y), circle
 // (x - a, y - a, x + a, y + a), rect (x, y, x + a, y + b). Selects instead of branches, so the
 // hot loops keep boxes in locals: V8 keeps wasm globals in memory, and passing boxes through
@@ -143,7 +147,6 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
     // bounds as four minima per side, and two branches per four slots where the scalar loop has
     // three or four per slot. Lanes leave the registers only to be written to the selection list
     // and the histogram, in slot order, so the result is the scalar loop's.
-    const lanes = memory.data(16, 16);
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const inf = f32x4.splat(Infinity), ninf = f32x4.splat(-Infinity), iota = i32x4(0, 1, 2, 3);
     let x0v = inf, y0v = inf, x1v = ninf, y1v = ninf;
@@ -165,18 +168,18 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
       y0v = f32x4.pmin(y0v, v128.bitselect(y0, inf, ok));
       x1v = f32x4.pmax(x1v, v128.bitselect(x1, ninf, ok));
       y1v = f32x4.pmax(y1v, v128.bitselect(y1, ninf, ok));
-      v128.store(lanes, i32x4.shl(i32x4.shr_u(v128.bitselect(dx, dy, f32x4.gt(dx, dy)), 23), 2));
+      v128.store(LANES, i32x4.shl(i32x4.shr_u(v128.bitselect(dx, dy, f32x4.gt(dx, dy)), 23), 2));
       const okBits = i32x4.bitmask(ok);
       if (okBits == 0b1111) {
         v128.store(selp + (n << 2), i32x4.add(i32x4.splat(i), iota));
-        for (let l = -n & sample; l < 4; l += sample + 1) bump(histp + load<i32>(lanes + (l << 2)));
+        for (let l = -n & sample; l < 4; l += sample + 1) bump(histp + load<i32>(LANES + (l << 2)));
         n += 4;
         continue;
       }
       for (let bits = okBits; bits != 0; bits &= bits - 1) {
         const l = ctz(bits);
         store<i32>(selp + (n << 2), i + l);
-        if ((n & sample) == 0) bump(histp + load<i32>(lanes + (l << 2)));
+        if ((n & sample) == 0) bump(histp + load<i32>(LANES + (l << 2)));
         n++;
       }
       for (let bits = liveBits & ~i32x4.bitmask(valid); bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
@@ -293,7 +296,6 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
     // Four entities at a time: boxes and the four cellOf of each by lane, the small test by lane,
     // homes stored as one vector; only the count increments go one by one. Four consecutive
     // slots (the common case: a mask that takes most entities) load as vectors, others gather.
-    const lanes = memory.data(80, 16);
     const circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT), one = i32x4.splat(1);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), invYv = f32x4.splat(invY);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
@@ -327,9 +329,9 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
         bump(cellsp + (i32x4.extract_lane(home, 3) << 2));
         continue;
       }
-      v128.store(lanes, x0); v128.store(lanes, y0, 16); v128.store(lanes, x1, 32); v128.store(lanes, y1, 48); v128.store(lanes, home, 64);
+      v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, home, 64);
       for (let l = 0; l < 4; l++) {
-        const f = lanes + (l << 2);
+        const f = LANES + (l << 2);
         if ((bigBits & (1 << l)) == 0) { bump(cellsp + (load<i32>(f, 64) << 2)); continue; }
         markLarge(homep, boxp, largep, s + l, large++, load<f32>(f), load<f32>(f, 16), load<f32>(f, 32), load<f32>(f, 48));
       }
@@ -1057,17 +1059,15 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
       }
       continue;
     }
-    {
-      const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
-      const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
-      const end = load<i32>(cellsp + (c << 2));
-      const s0 = load<i32>(cellsp + ((c + pitch - 1) << 2)), s1 = load<i32>(cellsp + ((c + pitch) << 2));
-      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 1, end, pairp, cap, true);
-      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, end, east, pairp, cap, true);
-      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0, s0, pairp, cap, true);
-      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, s0, s1, pairp, cap, true);
-      pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, s1, below1, pairp, cap, true);
-    }
+    const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
+    const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
+    const end = load<i32>(cellsp + (c << 2));
+    const s0 = load<i32>(cellsp + ((c + pitch - 1) << 2)), s1 = load<i32>(cellsp + ((c + pitch) << 2));
+    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 1, end, pairp, cap, true);
+    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, end, east, pairp, cap, true);
+    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0, s0, pairp, cap, true);
+    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, s0, s1, pairp, cap, true);
+    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, s1, below1, pairp, cap, true);
   }
   aabbTests += tests;
 }
@@ -1314,7 +1314,6 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
     let visitedv = zero, wv = zero, hv = zero;
-    const lanes = memory.data(80, 16);
     for (; i + 4 <= count; i += 4) {
       const k = kinds4(kp + i);
       const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
@@ -1344,9 +1343,9 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
         let go = some & (<i32>(load<i32>(c0) != load<i32>(c0 - 4)) | (<i32>(load<i32>(c1) != load<i32>(c1 - 4)) << 1)
           | (<i32>(load<i32>(c2) != load<i32>(c2 - 4)) << 2) | (<i32>(load<i32>(c3) != load<i32>(c3 - 4)) << 3));
         if (go == 0) continue;
-        v128.store(lanes, x0); v128.store(lanes, y0, 16); v128.store(lanes, x1, 32); v128.store(lanes, y1, 48); v128.store(lanes, cell, 64);
+        v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, cell, 64);
         do {
-          const l = lanes + (ctz(go) << 2);
+          const l = LANES + (ctz(go) << 2);
           listed = reachLane(i + ctz(go), 1, cellsp + load<i32>(l, 64), v128.load32_splat(l), v128.load32_splat(l, 16), v128.load32_splat(l, 32), v128.load32_splat(l, 48), planep, stride, listp, listed);
           tests += reachTests;
           go &= go - 1;
