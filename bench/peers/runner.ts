@@ -79,6 +79,7 @@ const settle = () => new Promise<void>((done) => setTimeout(done, SETTLE_MS));
 export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   const log = o.log ?? (() => {});
+  const rounds = Math.max(1, Math.floor(o.rounds ?? 1));
   for (const mode of o.modes) {
     for (const shape of o.shapes) {
       // Per library: the last size it ran at and its median there, for the budget prediction.
@@ -97,7 +98,6 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
         log(`${shape} ${mode} N=${n} (${scene.n} boxes): ${pairs} pairs, hash ${hash}`);
         // Each library's runs at this size: its result so far and its frames from every round.
         const runs = new Map<Peer, { r: CaseResult; samples: Float64Array[] }>();
-        const rounds = Math.max(1, Math.floor(o.rounds ?? 1));
         for (let round = 0; round < rounds; round++) {
           for (let k = 0; k < o.peers.length; k++) {
             const peer = o.peers[(k + round) % o.peers.length];
@@ -108,16 +108,15 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
                 shape, mode, n, boxes: scene.n, peer: peer.name, hitcore: peer.hitcore, status: "ok", note: "",
                 disagreement: null, pairs, hash, setupMs: NaN, frames: 0, median: NaN, p99: NaN,
               };
+              runs.set(peer, { r: base, samples: [] });
               const prev = last.get(peer.name);
               const predicted = prev ? prev.median * (n / prev.n) : 0;
               const budget = o.mustSizes.includes(n) ? o.maxFrameMs : o.frameBudgetMs;
               if (out.has(peer.name) || predicted > budget) {
                 base.status = "skipped";
                 base.note = out.has(peer.name) ? "after a failure at a smaller N" : `over the ${budget} ms frame budget (about ${Math.round(predicted)} ms predicted)`;
-                runs.set(peer, { r: base, samples: [] });
                 continue;
               }
-              runs.set(peer, { r: base, samples: [] });
             }
             const run = runs.get(peer)!;
             if (o.gc) {
