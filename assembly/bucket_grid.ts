@@ -1292,8 +1292,10 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
  * planes, and appends the probe to a list when one overlaps or its run is longer, without a
  * branch: in a bullet hell most probes meet nothing, in a cluster as many meet something as not,
  * and a branch on it mispredicts as often. After a call whose runs were short (sparseRuns), the
- * first pass skips the probes whose run is empty by a branch, which is then mostly right. The
- * second pass tests the listed probes in order.
+ * first pass only writes each probe to a candidate list, advancing past it when its run holds
+ * records (again without a branch), and a middle pass runs the four-record compare for the
+ * candidates alone: in a bullet hell most runs are empty. The second pass tests the listed probes
+ * in order.
  */
 function probeReach(count: i32, mask: u32, rev: bool): void {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
@@ -1304,7 +1306,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   if (cols == 0) return;
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  let visited = 0, tests = 0, i = 0, listed = 0, w: f32 = 0, h: f32 = 0;
+  let visited = 0, tests = 0, i = 0, listed = 0, cand = 0, w: f32 = 0, h: f32 = 0;
   // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
   // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities).
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, listp = hdr(H_BOX);
@@ -1335,30 +1337,25 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       visitedv = i32x4.sub(visitedv, inside);
       // Byte offset of each probe's cell field (its run's end; the field before is its start).
       const cell = i32x4.shl(i32x4.add(i32x4.mul(cellsOf(y0, oyv, invv, lastRow), pitchv), cellsOf(x0, oxv, invv, lastCol)), 2);
-      if (sparseRuns) {
-        // Most cells hold no record (the last call's runs were short): only the probes whose
-        // run holds some go on, one by one.
-        const c0 = cellsp + i32x4.extract_lane(cell, 0), c1 = cellsp + i32x4.extract_lane(cell, 1);
-        const c2 = cellsp + i32x4.extract_lane(cell, 2), c3 = cellsp + i32x4.extract_lane(cell, 3);
-        let go = some & (<i32>(load<i32>(c0) != load<i32>(c0 - 4)) | (<i32>(load<i32>(c1) != load<i32>(c1 - 4)) << 1)
-          | (<i32>(load<i32>(c2) != load<i32>(c2 - 4)) << 2) | (<i32>(load<i32>(c3) != load<i32>(c3 - 4)) << 3));
-        if (go == 0) continue;
-        v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, cell, 64);
-        do {
-          const l = LANES + (ctz(go) << 2);
-          listed = reachLane(i + ctz(go), 1, cellsp + load<i32>(l, 64), v128.load32_splat(l), v128.load32_splat(l, 16), v128.load32_splat(l, 32), v128.load32_splat(l, 48), planep, stride, listp, listed);
-          tests += reachTests;
-          go &= go - 1;
-        } while (go != 0);
+      if (!sparseRuns) {
+        listed = reachLane(i, some & 1, cellsp + i32x4.extract_lane(cell, 0), v128.shuffle<f32>(x0, x0, 0, 0, 0, 0), v128.shuffle<f32>(y0, y0, 0, 0, 0, 0), v128.shuffle<f32>(x1, x1, 0, 0, 0, 0), v128.shuffle<f32>(y1, y1, 0, 0, 0, 0), planep, stride, listp, listed);
+        tests += reachTests;
+        listed = reachLane(i + 1, (some >> 1) & 1, cellsp + i32x4.extract_lane(cell, 1), v128.shuffle<f32>(x0, x0, 1, 1, 1, 1), v128.shuffle<f32>(y0, y0, 1, 1, 1, 1), v128.shuffle<f32>(x1, x1, 1, 1, 1, 1), v128.shuffle<f32>(y1, y1, 1, 1, 1, 1), planep, stride, listp, listed);
+        tests += reachTests;
+        listed = reachLane(i + 2, (some >> 2) & 1, cellsp + i32x4.extract_lane(cell, 2), v128.shuffle<f32>(x0, x0, 2, 2, 2, 2), v128.shuffle<f32>(y0, y0, 2, 2, 2, 2), v128.shuffle<f32>(x1, x1, 2, 2, 2, 2), v128.shuffle<f32>(y1, y1, 2, 2, 2, 2), planep, stride, listp, listed);
+        tests += reachTests;
+        listed = reachLane(i + 3, some >> 3, cellsp + i32x4.extract_lane(cell, 3), v128.shuffle<f32>(x0, x0, 3, 3, 3, 3), v128.shuffle<f32>(y0, y0, 3, 3, 3, 3), v128.shuffle<f32>(x1, x1, 3, 3, 3, 3), v128.shuffle<f32>(y1, y1, 3, 3, 3, 3), planep, stride, listp, listed);
+        tests += reachTests;
         continue;
       }
-      listed = reachLane(i, some & 1, cellsp + i32x4.extract_lane(cell, 0), v128.shuffle<f32>(x0, x0, 0, 0, 0, 0), v128.shuffle<f32>(y0, y0, 0, 0, 0, 0), v128.shuffle<f32>(x1, x1, 0, 0, 0, 0), v128.shuffle<f32>(y1, y1, 0, 0, 0, 0), planep, stride, listp, listed);
+      // Each probe whose run holds records goes on the candidate list (slot, run), without a branch.
+      cand = candLane(i, some & 1, cellsp + i32x4.extract_lane(cell, 0), listp, cand);
       tests += reachTests;
-      listed = reachLane(i + 1, (some >> 1) & 1, cellsp + i32x4.extract_lane(cell, 1), v128.shuffle<f32>(x0, x0, 1, 1, 1, 1), v128.shuffle<f32>(y0, y0, 1, 1, 1, 1), v128.shuffle<f32>(x1, x1, 1, 1, 1, 1), v128.shuffle<f32>(y1, y1, 1, 1, 1, 1), planep, stride, listp, listed);
+      cand = candLane(i + 1, (some >> 1) & 1, cellsp + i32x4.extract_lane(cell, 1), listp, cand);
       tests += reachTests;
-      listed = reachLane(i + 2, (some >> 2) & 1, cellsp + i32x4.extract_lane(cell, 2), v128.shuffle<f32>(x0, x0, 2, 2, 2, 2), v128.shuffle<f32>(y0, y0, 2, 2, 2, 2), v128.shuffle<f32>(x1, x1, 2, 2, 2, 2), v128.shuffle<f32>(y1, y1, 2, 2, 2, 2), planep, stride, listp, listed);
+      cand = candLane(i + 2, (some >> 2) & 1, cellsp + i32x4.extract_lane(cell, 2), listp, cand);
       tests += reachTests;
-      listed = reachLane(i + 3, some >> 3, cellsp + i32x4.extract_lane(cell, 3), v128.shuffle<f32>(x0, x0, 3, 3, 3, 3), v128.shuffle<f32>(y0, y0, 3, 3, 3, 3), v128.shuffle<f32>(x1, x1, 3, 3, 3, 3), v128.shuffle<f32>(y1, y1, 3, 3, 3, 3), planep, stride, listp, listed);
+      cand = candLane(i + 3, some >> 3, cellsp + i32x4.extract_lane(cell, 3), listp, cand);
       tests += reachTests;
     }
     visited = sum4(visitedv);
@@ -1380,7 +1377,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     visited++;
     const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
     if (ASC_FEATURE_SIMD) {
-      listed = reachLane(i, 1, cellsp + (c << 2), f32x4.splat(x0), f32x4.splat(y0), f32x4.splat(x1), f32x4.splat(y1), planep, stride, listp, listed);
+      if (sparseRuns) cand = candLane(i, 1, cellsp + (c << 2), listp, cand);
+      else listed = reachLane(i, 1, cellsp + (c << 2), f32x4.splat(x0), f32x4.splat(y0), f32x4.splat(x1), f32x4.splat(y1), planep, stride, listp, listed);
       tests += reachTests;
       continue;
     }
@@ -1394,6 +1392,24 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     }
   }
   if (ASC_FEATURE_SIMD) {
+    // The candidates' first four records against their boxes, listed (in place) as in reachLane.
+    for (let t = 0; t < cand; t++) {
+      const e = listp + (t << 4);
+      const i = load<i32>(e), from = load<i32>(e, 4), to = load<i32>(e, 8);
+      const ki = <i32>load<u8>(kp + i);
+      const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
+      const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+      const run = to - from;
+      const hit = v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(run)), planeOverlap(planep + (from << 2), stride,
+        f32x4.splat(boxLo(ki, xi, ai)), f32x4.splat(boxLo(ki, yi, ai)), f32x4.splat(boxX1(ki, xi, ai)), f32x4.splat(boxY1(ki, yi, ai, bi))));
+      const bits = i32x4.bitmask(hit);
+      const o = listp + (listed << 4);
+      store<i32>(o, i);
+      store<i32>(o, from, 4);
+      store<i32>(o, to, 8);
+      store<i32>(o, bits, 12);
+      listed += <i32>(bits != 0) | <i32>(run > 4);
+    }
     // The second pass: the listed probes' overlapping records, in order.
     for (let t = 0; t < listed; t++) {
       const e = listp + (t << 4);
@@ -1424,9 +1440,25 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
 }
 
 // Whether the last probeReach's runs held under half a record per probe on average: the SIMD
-// probe then skips empty runs by branch (uniform scenes: 0.18 a probe) instead of testing every
-// probe's run without one (clustered, skewed: 1 to 1.9, where that branch mispredicts).
+// probe then tests only the probes whose run holds records (uniform scenes: 0.18 records a probe),
+// instead of every probe's run (clustered, skewed: 1 to 1.9, where most runs hold some).
 let sparseRuns = false;
+
+/**
+ * probeReach's first pass for probe i (inside: 1 when it probes, else 0) whose cell field is at
+ * byte `cellp`: writes (i, from, to) at candidate `cand` and returns cand + 1 when it probes a run
+ * that holds records, else cand.
+ */
+// @ts-ignore: decorator
+@inline function candLane(i: i32, inside: i32, cellp: i32, listp: i32, cand: i32): i32 {
+  const from = load<i32>(cellp - 4), to = load<i32>(cellp);
+  const e = listp + (cand << 4);
+  store<i32>(e, i);
+  store<i32>(e, from, 4);
+  store<i32>(e, to, 8);
+  reachTests = (to - from) & -inside;
+  return cand + (inside & <i32>(to != from));
+}
 
 // The run length the last reachLane counted as tests (wasm has no tuples; read at once).
 let reachTests = 0;
