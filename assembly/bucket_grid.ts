@@ -1308,7 +1308,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   let visited = 0, tests = 0, i = 0, listed = 0, cand = 0, w: f32 = 0, h: f32 = 0;
   // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
-  // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities).
+  // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities). The candidates
+  // (slot, cell field) come first in the same place and are listed over.
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, listp = hdr(H_BOX);
   if (ASC_FEATURE_SIMD) {
     fillPlanes(entp, hdr(G_ENTRIES), planep, stride);
@@ -1348,7 +1349,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
         tests += reachTests;
         continue;
       }
-      // Each probe whose run holds records goes on the candidate list (slot, run), without a branch.
+      // Each probe whose run holds records goes on the candidate list (slot, cell field), without a branch.
       cand = candLane(i, some & 1, cellsp + i32x4.extract_lane(cell, 0), listp, cand);
       tests += reachTests;
       cand = candLane(i + 1, (some >> 1) & 1, cellsp + i32x4.extract_lane(cell, 1), listp, cand);
@@ -1392,23 +1393,15 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     }
   }
   if (ASC_FEATURE_SIMD) {
-    // The candidates' first four records against their boxes, listed (in place) as in reachLane.
+    // The candidates' first four records against their boxes, listed in place (an entry is read
+    // before any is written over it: the list never runs ahead of the candidates).
     for (let t = 0; t < cand; t++) {
       const e = listp + (t << 4);
-      const i = load<i32>(e), from = load<i32>(e, 4), to = load<i32>(e, 8);
-      const ki = <i32>load<u8>(kp + i);
+      const i = load<i32>(e), ki = <i32>load<u8>(kp + i);
       const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
       const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
-      const run = to - from;
-      const hit = v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(run)), planeOverlap(planep + (from << 2), stride,
-        f32x4.splat(boxLo(ki, xi, ai)), f32x4.splat(boxLo(ki, yi, ai)), f32x4.splat(boxX1(ki, xi, ai)), f32x4.splat(boxY1(ki, yi, ai, bi))));
-      const bits = i32x4.bitmask(hit);
-      const o = listp + (listed << 4);
-      store<i32>(o, i);
-      store<i32>(o, from, 4);
-      store<i32>(o, to, 8);
-      store<i32>(o, bits, 12);
-      listed += <i32>(bits != 0) | <i32>(run > 4);
+      listed = reachLane(i, 1, load<i32>(e, 4), f32x4.splat(boxLo(ki, xi, ai)), f32x4.splat(boxLo(ki, yi, ai)),
+        f32x4.splat(boxX1(ki, xi, ai)), f32x4.splat(boxY1(ki, yi, ai, bi)), planep, stride, listp, listed);
     }
     // The second pass: the listed probes' overlapping records, in order.
     for (let t = 0; t < listed; t++) {
@@ -1446,16 +1439,15 @@ let sparseRuns = false;
 
 /**
  * probeReach's first pass for probe i (inside: 1 when it probes, else 0) whose cell field is at
- * byte `cellp`: writes (i, from, to) at candidate `cand` and returns cand + 1 when it probes a run
- * that holds records, else cand.
+ * byte `cellp`: writes (i, cellp) at candidate `cand` and returns cand + 1 when it probes a run
+ * that holds records, else cand; reachLane then takes the candidates.
  */
 // @ts-ignore: decorator
 @inline function candLane(i: i32, inside: i32, cellp: i32, listp: i32, cand: i32): i32 {
   const from = load<i32>(cellp - 4), to = load<i32>(cellp);
   const e = listp + (cand << 4);
   store<i32>(e, i);
-  store<i32>(e, from, 4);
-  store<i32>(e, to, 8);
+  store<i32>(e, cellp, 4);
   reachTests = (to - from) & -inside;
   return cand + (inside & <i32>(to != from));
 }
