@@ -151,6 +151,11 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
     const inf = f32x4.splat(Infinity), ninf = f32x4.splat(-Infinity), iota = i32x4(0, 1, 2, 3);
     let x0v = inf, y0v = inf, x1v = ninf, y1v = ninf;
     for (; i + 4 <= count; i += 4) {
+      // Sixteen slots outside the mask (the few enemies of a bullet hell) cost one test.
+      if ((i & 15) == 0 && i + 16 <= count) {
+        const g = v128.or(v128.or(v128.load(gp + (i << 2)), v128.load(gp + (i << 2), 16)), v128.or(v128.load(gp + (i << 2), 32), v128.load(gp + (i << 2), 48)));
+        if (!v128.any_true(v128.and(g, maskv))) { i += 12; continue; }
+      }
       const k = kinds4(kp + i);
       const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
       const liveBits = i32x4.bitmask(live);
@@ -402,8 +407,24 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
 /** Exclusive prefix sum: each cell's count becomes its first entry. */
 function prefixSum(ncells: i32): void {
   const cellsp = hdr(H_CELLS) + 4;
-  let run = 0;
-  for (let c = 0; c < ncells; c++) {
+  let run = 0, c = 0;
+  if (ASC_FEATURE_SIMD) {
+    // Four cells a step: each lane's sum of the lanes before it (two shifted adds), plus the
+    // total so far in every lane. The scalar loop's chain of dependent adds was a cycle a cell.
+    const zero = i32x4.splat(0);
+    let carry = zero;
+    for (; c + 4 <= ncells; c += 4) {
+      const p = cellsp + (c << 2);
+      const v = v128.load(p);
+      const s1 = i32x4.add(v, i8x16.shuffle(zero, v, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+      const s2 = i32x4.add(s1, i8x16.shuffle(zero, s1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
+      v128.store(p, i32x4.add(carry, i32x4.sub(s2, v)));
+      const total = i32x4.add(carry, s2);
+      carry = i32x4.shuffle(total, total, 3, 3, 3, 3);
+    }
+    run = i32x4.extract_lane(carry, 0);
+  }
+  for (; c < ncells; c++) {
     const p = cellsp + (c << 2);
     const k = load<i32>(p);
     store<i32>(p, run);
@@ -571,7 +592,10 @@ function reachPass(n: i32, inv: f32, most: i32): i32 {
   return records;
 }
 
-/** Pass 3 of a reach grid: a record of each entity in every cell it reaches (reachPass's cells), in selection order. */
+/**
+ * Pass 3 of a reach grid: a record of each entity in every cell it reaches (reachPass's cells), in
+ * selection order. A rect whose f32 box is its exact box gets REACH_EXACT in its records' cell field.
+ */
 function reachScatter(n: i32): void {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), homep = hdr(H_HOME), pitch = ncols + 1;
@@ -580,15 +604,16 @@ function reachScatter(n: i32): void {
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const o = homep + s * 12, c = load<i32>(o), dx = load<i32>(o, 4), dy = load<i32>(o, 8);
+    const exact = rectExact(tag >>> KIND_SHIFT, x, y, a, b);
     for (let row = c; row <= c + dy * pitch; row += pitch) {
-      for (let q = row; q <= row + dx; q++) putRecord(cellsp, entp, q, tag, x, y, a, b);
+      for (let q = row; q <= row + dx; q++) putRecord(cellsp, entp, q, tag, x, y, a, b, exact);
     }
   }
 }
 
-/** Appends record (tag, x, y, a, b, c) to cell c's run. */
+/** Appends record (tag, x, y, a, b, c | flag) to cell c's run. */
 // @ts-ignore: decorator
-@inline function putRecord(cellsp: i32, entp: i32, c: i32, tag: i32, x: f32, y: f32, a: f32, b: f32): void {
+@inline function putRecord(cellsp: i32, entp: i32, c: i32, tag: i32, x: f32, y: f32, a: f32, b: f32, flag: i32): void {
   const p = cellsp + (c << 2);
   const pos = load<i32>(p);
   store<i32>(p, pos + 1);
@@ -598,7 +623,18 @@ function reachScatter(n: i32): void {
   store<f32>(e, y, 8);
   store<f32>(e, a, 12);
   store<f32>(e, b, 16);
-  store<i32>(e, c, 20);
+  store<i32>(e, c | flag, 20);
+}
+
+// A reach record's cell field has this bit when the record is a rect whose f32 box (x, y, x + a,
+// y + b in f32) is the box the exact test uses (the f64 sums): then for two such rects the f32
+// box test is the exact test, and the probe emits the pair without it.
+const REACH_EXACT = 0x80000000;
+
+/** REACH_EXACT when shape (k, x, y, a, b) is a rect whose f32 edges are its f64 edges, else 0. */
+// @ts-ignore: decorator
+@inline function rectExact(k: i32, x: f32, y: f32, a: f32, b: f32): i32 {
+  return select<i32>(REACH_EXACT, 0, k == KIND_RECT && <f64>(x + a) == <f64>x + <f64>a && <f64>(y + b) == <f64>y + <f64>b);
 }
 
 /**
@@ -1153,7 +1189,7 @@ function scanCells(self: i32, skip: i32, mode: i32, mask: u32, exclusive: bool, 
       const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
       aabbTests++;
       if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
-      if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, load<i32>(f, 20))) continue;
+      if (spans && !pairCell(k, x, y, a, x0, y0, ox, oy, inv, cols, rows, load<i32>(f, 20) & ~REACH_EXACT)) continue;
       if (!eligible(j, mode, mask, exclusive, gp, flagp)) continue;
       narrowTests++;
       if (!overlapShapes(sk, sx, sy, sa, sb, k, x, y, a, b)) continue;
@@ -1389,7 +1425,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const f = entp + q * ENTRY_BYTES;
       const k = load<i32>(f) >>> KIND_SHIFT;
       if (!recordOverlaps(k, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16), x0, y0, x1, y1)) continue;
-      tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, f, pairp, cap, rev);
+      tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, rectExact(ki, xi, yi, ai, bi), f, pairp, cap, rev);
     }
   }
   if (ASC_FEATURE_SIMD) {
@@ -1410,8 +1446,9 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const ki = <i32>load<u8>(kp + i);
       const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
       const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
+      const exact = rectExact(ki, xi, yi, ai, bi);
       for (let bits = load<i32>(e, 12); bits != 0; bits &= bits - 1) {
-        tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, entp + (from + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
+        tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, exact, entp + (from + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
       }
       if (to - from <= 4) continue;
       const x0 = f32x4.splat(boxLo(ki, xi, ai)), y0 = f32x4.splat(boxLo(ki, yi, ai));
@@ -1420,7 +1457,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
         const inRun = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(to - q));
         const hit = v128.and(inRun, planeOverlap(planep + (q << 2), stride, x0, y0, x1, y1));
         for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) {
-          tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
+          tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, exact, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
         }
       }
     }
@@ -1476,15 +1513,16 @@ let reachTests = 0;
 }
 
 /**
- * A probe (slot i, shape ki..bi) whose box overlaps record f's: the exact test, and the pair when
- * it holds. Returns true when the record is the probe itself (not a test, and no pair).
+ * A probe (slot i, shape ki..bi; `exact`: its rectExact) whose box overlaps record f's: the exact
+ * test, and the pair when it holds. Two exact rects skip the test: their boxes overlapping is it.
+ * Returns true when the record is the probe itself (not a test, and no pair).
  */
 // @ts-ignore: decorator
-@inline function reachHit(i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, f: i32, pairp: i32, cap: i32, rev: bool): bool {
+@inline function reachHit(i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, exact: i32, f: i32, pairp: i32, cap: i32, rev: bool): bool {
   const tag = load<i32>(f), j = tag & TAG_SLOT;
   if (j == i) return true;
   narrowTests++;
-  if (overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) {
+  if ((load<i32>(f, 20) & exact) != 0 || overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) {
     if (rev) emitPair(pairp, cap, j, i);
     else emitPair(pairp, cap, i, j);
   }
