@@ -21,7 +21,7 @@
 // - "Small" is decided with the same monotone cellOf() the queries use, never with a float
 //   margin, so exact touching and f32 rounding cannot lose a pair.
 import {
-  CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  CELLS_PER_ENTITY, COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_PLANES, PLANE_SLACK, G_INVY, G_SPLIT, CLASS_ALL, CLASS_WIDE, CLASS_TALL, SPLIT_LARGE, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS, S_CELLS_VISITED,
@@ -249,7 +249,8 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
  */
 function chooseShape(n: i32, cellSize: f32, cellSizeY: f32, cover: bool): void {
   const w = <f64>maxX - <f64>minX, h = <f64>maxY - <f64>minY;
-  const maxCells = <f64>min(hdr(H_CELLS_CAP) - 1, n * (cover ? COVER_CELLS_PER_ENTITY : CELLS_PER_ENTITY) + SCRATCH_SLACK);
+  const most = cover ? min(n * COVER_CELLS_PER_ENTITY + SCRATCH_SLACK, max(COVER_CELLS_MOST, n * CELLS_PER_ENTITY)) : n * CELLS_PER_ENTITY + SCRATCH_SLACK;
+  const maxCells = <f64>min(hdr(H_CELLS_CAP) - 1, most);
   if (cellSizeY > 0) {
     // A split grid's cells (cellSize wide, cellSizeY high). Too many: the short side grows first
     // (up to the long one), so a box probing across the long cells meets no more of them.

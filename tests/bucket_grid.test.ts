@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { makeScene, loadScene, mulberry32, SCENE_SHAPES, type SceneShape } from "../bench/scene.js";
 import { KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/node.js";
 import { refCrossPairs, refFirstHits, refQuery, refSelfPairs, shapeAt } from "./reference.js";
+import { COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY } from "../bindings/layout.js";
 import { BACKENDS, crossPairsOf, newWorld, pairKeys, selfPairsOf, sortedResults } from "./support.js";
 
 const SIZES = [1, 2, 37, 600];
@@ -193,6 +194,28 @@ describe("grid shapes", () => {
         }
       }
     }
+  });
+
+  it("a reach grid over many enemies keeps its cell table within COVER_CELLS_MOST cells, and pairs stay exact", async () => {
+    // 1,200 enemies would get 38k cells at COVER_CELLS_PER_ENTITY; the cap makes the cells coarser.
+    const rnd = mulberry32(5);
+    const worlds: World[] = [];
+    // Room for the enemies' records: a reach grid needs COVER_RECORDS slots of capacity per enemy.
+    for (const backend of BACKENDS) worlds.push(await newWorld(backend, { capacity: 16384 }));
+    const side = 4000;
+    for (let k = 0; k < 7200; k++) {
+      const enemy = k % 6 === 0, x = Math.floor(rnd() * side), y = Math.floor(rnd() * side);
+      const w = enemy ? 10.5 + Math.floor(rnd() * 14) : 2.5 + Math.floor(rnd() * 3), h = enemy ? 10.5 + Math.floor(rnd() * 14) : 2.5;
+      for (const world of worlds) world.addRect(x, y, w, h, enemy ? 2 : 1);
+    }
+    const ref = refCrossPairs(worlds[0], 1, 2);
+    expect(ref.length).toBeGreaterThan(100);
+    expectCrossOnEveryBackend(worlds, ref, true);
+    const s = worlds[0].stats();
+    expect(s.selected).toBe(1200);
+    expect(1200 * COVER_CELLS_PER_ENTITY).toBeGreaterThan(COVER_CELLS_MOST); // the cap binds here
+    expect((s.cols + 1) * (s.rows + 1)).toBeLessThanOrEqual(COVER_CELLS_MOST);
+    expect(s.cols * s.rows).toBeGreaterThan(COVER_CELLS_MOST / 2); // and the cells are not coarser than it asks
   });
 
   /** crossPairs(1, 2) on each world gives `ref`, on a reach grid or not (`cover`), and every backend the same pairs, order and stats. */

@@ -4,7 +4,7 @@
 // of each step. Passes stay in small functions: V8 optimizes them whole, where one long function
 // with several loops kept falling back from its on-stack-replaced loop.
 import {
-  CELLS_PER_ENTITY, COVER_CELLS_PER_ENTITY, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
+  CELLS_PER_ENTITY, COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, KIND_SHIFT, TAG_SLOT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_INV, G_LARGE, G_MASK, G_MAXX,
   G_MAXY, G_OX, G_OY, G_ROWS, G_SELECTED, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES,
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   BASELINE_ARENA_BASE, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
@@ -173,7 +173,8 @@ export class BaselineKernel implements Kernel {
   private chooseShape(n: number, cellSize: number, cellSizeY: number, cover: boolean): void {
     const h = this.i32;
     const w = this.maxX - this.minX, hgt = this.maxY - this.minY;
-    const maxCells = Math.min(h[HDR + H_CELLS_CAP] - 1, n * (cover ? COVER_CELLS_PER_ENTITY : CELLS_PER_ENTITY) + SCRATCH_SLACK);
+    const most = cover ? Math.min(n * COVER_CELLS_PER_ENTITY + SCRATCH_SLACK, Math.max(COVER_CELLS_MOST, n * CELLS_PER_ENTITY)) : n * CELLS_PER_ENTITY + SCRATCH_SLACK;
+    const maxCells = Math.min(h[HDR + H_CELLS_CAP] - 1, most);
     if (cellSizeY > 0) {
       // Too many cells: the short side grows first, up to the long one (as the core).
       let sx = cellSize, sy = cellSizeY;
