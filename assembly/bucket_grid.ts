@@ -1352,7 +1352,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     fillPlanes(entp, hdr(G_ENTRIES), planep, stride);
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), one = i32x4.splat(1), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
-    const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
+    const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch), emptyv = i32x4.splat(cols << 2);
     let visitedv = zero, wv = zero, hv = zero;
     for (; i + 4 <= count; i += 4) {
       const k = kinds4(kp + i);
@@ -1373,27 +1373,28 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const some = i32x4.bitmask(inside);
       if (some == 0) continue;
       visitedv = i32x4.sub(visitedv, inside);
-      // Byte offset of each probe's cell field (its run's end; the field before is its start).
-      const cell = i32x4.shl(i32x4.add(i32x4.mul(cellsOf(y0, oyv, invv, lastRow), pitchv), cellsOf(x0, oxv, invv, lastCol)), 2);
+      // Byte offset of each probe's cell field (its run's end; the field before is its start). A
+      // lane that does not probe reads the padding cell right of row 0, whose run is always empty.
+      const cell = v128.bitselect(i32x4.shl(i32x4.add(i32x4.mul(cellsOf(y0, oyv, invv, lastRow), pitchv), cellsOf(x0, oxv, invv, lastCol)), 2), emptyv, inside);
       if (!sparseRuns) {
-        listed = reachLane(i, some & 1, cellsp + i32x4.extract_lane(cell, 0), v128.shuffle<f32>(x0, x0, 0, 0, 0, 0), v128.shuffle<f32>(y0, y0, 0, 0, 0, 0), v128.shuffle<f32>(x1, x1, 0, 0, 0, 0), v128.shuffle<f32>(y1, y1, 0, 0, 0, 0), planep, stride, listp, listed);
+        listed = reachLane(i, cellsp + i32x4.extract_lane(cell, 0), v128.shuffle<f32>(x0, x0, 0, 0, 0, 0), v128.shuffle<f32>(y0, y0, 0, 0, 0, 0), v128.shuffle<f32>(x1, x1, 0, 0, 0, 0), v128.shuffle<f32>(y1, y1, 0, 0, 0, 0), planep, stride, listp, listed);
         tests += reachTests;
-        listed = reachLane(i + 1, (some >> 1) & 1, cellsp + i32x4.extract_lane(cell, 1), v128.shuffle<f32>(x0, x0, 1, 1, 1, 1), v128.shuffle<f32>(y0, y0, 1, 1, 1, 1), v128.shuffle<f32>(x1, x1, 1, 1, 1, 1), v128.shuffle<f32>(y1, y1, 1, 1, 1, 1), planep, stride, listp, listed);
+        listed = reachLane(i + 1, cellsp + i32x4.extract_lane(cell, 1), v128.shuffle<f32>(x0, x0, 1, 1, 1, 1), v128.shuffle<f32>(y0, y0, 1, 1, 1, 1), v128.shuffle<f32>(x1, x1, 1, 1, 1, 1), v128.shuffle<f32>(y1, y1, 1, 1, 1, 1), planep, stride, listp, listed);
         tests += reachTests;
-        listed = reachLane(i + 2, (some >> 2) & 1, cellsp + i32x4.extract_lane(cell, 2), v128.shuffle<f32>(x0, x0, 2, 2, 2, 2), v128.shuffle<f32>(y0, y0, 2, 2, 2, 2), v128.shuffle<f32>(x1, x1, 2, 2, 2, 2), v128.shuffle<f32>(y1, y1, 2, 2, 2, 2), planep, stride, listp, listed);
+        listed = reachLane(i + 2, cellsp + i32x4.extract_lane(cell, 2), v128.shuffle<f32>(x0, x0, 2, 2, 2, 2), v128.shuffle<f32>(y0, y0, 2, 2, 2, 2), v128.shuffle<f32>(x1, x1, 2, 2, 2, 2), v128.shuffle<f32>(y1, y1, 2, 2, 2, 2), planep, stride, listp, listed);
         tests += reachTests;
-        listed = reachLane(i + 3, some >> 3, cellsp + i32x4.extract_lane(cell, 3), v128.shuffle<f32>(x0, x0, 3, 3, 3, 3), v128.shuffle<f32>(y0, y0, 3, 3, 3, 3), v128.shuffle<f32>(x1, x1, 3, 3, 3, 3), v128.shuffle<f32>(y1, y1, 3, 3, 3, 3), planep, stride, listp, listed);
+        listed = reachLane(i + 3, cellsp + i32x4.extract_lane(cell, 3), v128.shuffle<f32>(x0, x0, 3, 3, 3, 3), v128.shuffle<f32>(y0, y0, 3, 3, 3, 3), v128.shuffle<f32>(x1, x1, 3, 3, 3, 3), v128.shuffle<f32>(y1, y1, 3, 3, 3, 3), planep, stride, listp, listed);
         tests += reachTests;
         continue;
       }
       // Each probe whose run holds records goes on the candidate list (slot, cell field), without a branch.
-      cand = candLane(i, some & 1, cellsp + i32x4.extract_lane(cell, 0), listp, cand);
+      cand = candLane(i, cellsp + i32x4.extract_lane(cell, 0), listp, cand);
       tests += reachTests;
-      cand = candLane(i + 1, (some >> 1) & 1, cellsp + i32x4.extract_lane(cell, 1), listp, cand);
+      cand = candLane(i + 1, cellsp + i32x4.extract_lane(cell, 1), listp, cand);
       tests += reachTests;
-      cand = candLane(i + 2, (some >> 2) & 1, cellsp + i32x4.extract_lane(cell, 2), listp, cand);
+      cand = candLane(i + 2, cellsp + i32x4.extract_lane(cell, 2), listp, cand);
       tests += reachTests;
-      cand = candLane(i + 3, some >> 3, cellsp + i32x4.extract_lane(cell, 3), listp, cand);
+      cand = candLane(i + 3, cellsp + i32x4.extract_lane(cell, 3), listp, cand);
       tests += reachTests;
     }
     visited = sum4(visitedv);
@@ -1415,8 +1416,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     visited++;
     const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
     if (ASC_FEATURE_SIMD) {
-      if (sparseRuns) cand = candLane(i, 1, cellsp + (c << 2), listp, cand);
-      else listed = reachLane(i, 1, cellsp + (c << 2), f32x4.splat(x0), f32x4.splat(y0), f32x4.splat(x1), f32x4.splat(y1), planep, stride, listp, listed);
+      if (sparseRuns) cand = candLane(i, cellsp + (c << 2), listp, cand);
+      else listed = reachLane(i, cellsp + (c << 2), f32x4.splat(x0), f32x4.splat(y0), f32x4.splat(x1), f32x4.splat(y1), planep, stride, listp, listed);
       tests += reachTests;
       continue;
     }
@@ -1437,7 +1438,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const i = load<i32>(e), ki = <i32>load<u8>(kp + i);
       const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
       const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
-      listed = reachLane(i, 1, load<i32>(e, 4), f32x4.splat(boxLo(ki, xi, ai)), f32x4.splat(boxLo(ki, yi, ai)),
+      listed = reachLane(i, load<i32>(e, 4), f32x4.splat(boxLo(ki, xi, ai)), f32x4.splat(boxLo(ki, yi, ai)),
         f32x4.splat(boxX1(ki, xi, ai)), f32x4.splat(boxY1(ki, yi, ai, bi)), planep, stride, listp, listed);
     }
     // The second pass: the listed probes' overlapping records, in order.
@@ -1476,30 +1477,29 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
 let sparseRuns = false;
 
 /**
- * probeReach's first pass for probe i (inside: 1 when it probes, else 0) whose cell field is at
- * byte `cellp`: writes (i, cellp) at candidate `cand` and returns cand + 1 when it probes a run
- * that holds records, else cand; reachLane then takes the candidates.
+ * probeReach's first pass for probe i whose cell field is at byte `cellp`: writes (i, cellp) at
+ * candidate `cand` and returns cand + 1 when its run holds records, else cand; reachLane then
+ * takes the candidates.
  */
 // @ts-ignore: decorator
-@inline function candLane(i: i32, inside: i32, cellp: i32, listp: i32, cand: i32): i32 {
+@inline function candLane(i: i32, cellp: i32, listp: i32, cand: i32): i32 {
   const from = load<i32>(cellp - 4), to = load<i32>(cellp);
   const e = listp + (cand << 4);
   store<i32>(e, i);
   store<i32>(e, cellp, 4);
-  reachTests = (to - from) & -inside;
-  return cand + (inside & <i32>(to != from));
+  reachTests = to - from;
+  return cand + <i32>(to != from);
 }
 
 // The run length the last reachLane counted as tests (wasm has no tuples; read at once).
 let reachTests = 0;
 
 /**
- * probeReach's first pass for probe i (inside: 1 when it probes, else 0) whose cell field is at
- * byte `cellp`: tests the first four records of its run against its box x0..y1 (splat) and appends
+ * probeReach's first pass for probe i whose cell field is at byte `cellp`: tests the first four records of its run against its box x0..y1 (splat) and appends
  * (i, from, to, bits) to the list when one overlaps or the run is longer. Returns the list length.
  */
 // @ts-ignore: decorator
-@inline function reachLane(i: i32, inside: i32, cellp: i32, x0: v128, y0: v128, x1: v128, y1: v128, planep: i32, stride: i32, listp: i32, listed: i32): i32 {
+@inline function reachLane(i: i32, cellp: i32, x0: v128, y0: v128, x1: v128, y1: v128, planep: i32, stride: i32, listp: i32, listed: i32): i32 {
   const from = load<i32>(cellp - 4), to = load<i32>(cellp);
   const run = to - from;
   const hit = v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(run)), planeOverlap(planep + (from << 2), stride, x0, y0, x1, y1));
@@ -1509,8 +1509,8 @@ let reachTests = 0;
   store<i32>(e, from, 4);
   store<i32>(e, to, 8);
   store<i32>(e, bits, 12);
-  reachTests = run & -inside;
-  return listed + (inside & (<i32>(bits != 0) | <i32>(run > 4)));
+  reachTests = run;
+  return listed + (<i32>(bits != 0) | <i32>(run > 4));
 }
 
 /**
