@@ -1441,7 +1441,9 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       listed = reachLane(i, load<i32>(e, 4), f32x4.splat(boxLo(ki, xi, ai)), f32x4.splat(boxLo(ki, yi, ai)),
         f32x4.splat(boxX1(ki, xi, ai)), f32x4.splat(boxY1(ki, yi, ai, bi)), planep, stride, listp, listed);
     }
-    // The second pass: the listed probes' overlapping records, in order.
+    // The second pass: the listed probes' overlapping records, in order. The pair and test counts
+    // stay in locals here (V8 keeps wasm globals in memory: a load and a store per pair).
+    let nf = found, nt = narrowTests;
     for (let t = 0; t < listed; t++) {
       const e = listp + (t << 4);
       const i = load<i32>(e), from = load<i32>(e, 4), to = load<i32>(e, 8);
@@ -1450,7 +1452,10 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
       const exact = rectExact(ki, xi, yi, ai, bi);
       for (let bits = load<i32>(e, 12); bits != 0; bits &= bits - 1) {
-        tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, exact, entp + (from + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
+        const f = entp + (from + ctz(bits)) * ENTRY_BYTES, j = load<i32>(f) & TAG_SLOT;
+        if (j == i) { tests--; continue; }
+        nt++;
+        if (reachOverlap(ki, xi, yi, ai, bi, exact, f)) nf = emitAt(pairp, cap, nf, rev ? j : i, rev ? i : j);
       }
       if (to - from <= 4) continue;
       const x0 = f32x4.splat(boxLo(ki, xi, ai)), y0 = f32x4.splat(boxLo(ki, yi, ai));
@@ -1459,10 +1464,15 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
         const inRun = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(to - q));
         const hit = v128.and(inRun, planeOverlap(planep + (q << 2), stride, x0, y0, x1, y1));
         for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) {
-          tests -= <i32>reachHit(i, ki, xi, yi, ai, bi, exact, entp + (q + ctz(bits)) * ENTRY_BYTES, pairp, cap, rev);
+          const f = entp + (q + ctz(bits)) * ENTRY_BYTES, j = load<i32>(f) & TAG_SLOT;
+          if (j == i) { tests--; continue; }
+          nt++;
+          if (reachOverlap(ki, xi, yi, ai, bi, exact, f)) nf = emitAt(pairp, cap, nf, rev ? j : i, rev ? i : j);
         }
       }
     }
+    found = nf;
+    narrowTests = nt;
   }
   cellsVisited += visited;
   aabbTests += tests;
@@ -1511,6 +1521,24 @@ let reachTests = 0;
   store<i32>(e, bits, 12);
   reachTests = run;
   return listed + (<i32>(bits != 0) | <i32>(run > 4));
+}
+
+/** Whether the probe (shape ki..bi; `exact`: its rectExact) and record f overlap, their boxes known to: reachHit's test. */
+// @ts-ignore: decorator
+@inline function reachOverlap(ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, exact: i32, f: i32): bool {
+  return (load<i32>(f, 20) & exact) != 0 ||
+    overlapInline(ki, xi, yi, ai, bi, load<i32>(f) >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16));
+}
+
+/** emitPair with the pair count in a local: writes (a, b) as pair `n` if it fits; returns n + 1. */
+// @ts-ignore: decorator
+@inline function emitAt(pairp: i32, cap: i32, n: i32, a: i32, b: i32): i32 {
+  if (n < cap) {
+    const o = pairp + (n << 3);
+    store<i32>(o, a);
+    store<i32>(o, b, 4);
+  }
+  return n + 1;
 }
 
 /**
