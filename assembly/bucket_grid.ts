@@ -1340,6 +1340,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
   seenW = 0;
   seenH = 0;
+  probesLive = 0;
   if (cols == 0) return;
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
@@ -1353,12 +1354,13 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), one = i32x4.splat(1), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch), emptyv = i32x4.splat(cols << 2);
-    let visitedv = zero, wv = zero, hv = zero;
+    let visitedv = zero, livev = zero, wv = zero, hv = zero;
     for (; i + 4 <= count; i += 4) {
       const k = kinds4(kp + i);
       const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
       const liveBits = i32x4.bitmask(live);
       if (liveBits == 0) continue;
+      livev = i32x4.sub(livev, live);
       const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
       const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
       const isCircle = i32x4.eq(k, circle);
@@ -1398,6 +1400,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       tests += reachTests;
     }
     visited = sum4(visitedv);
+    probesLive = sum4(livev);
     w = min4(wv, true);
     h = min4(hv, true);
   }
@@ -1406,6 +1409,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   for (; i < count; i++) {
     const ki = <i32>load<u8>(kp + i);
     if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
+    probesLive++;
     const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
     const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
@@ -1623,8 +1627,44 @@ function probeExtent(count: i32, mask: u32): bool {
   return <f32>(lo - Math.abs(lo) * (1.0 / 4194304));
 }
 
+// The side the last crossPairs indexed in a reach grid (1: maskA's, 0: maskB's, -1: none) and its
+// masks; and the live probes the last probeReach met (counted on the way, for crossAgain).
+let lastIndexA = -1;
+let lastMaskA: u32 = 0;
+let lastMaskB: u32 = 0;
+let probesLive = 0;
+
+/**
+ * crossPairs repeated with the same masks, on the side and widening of the last call, without
+ * first counting both sides (liveInBoth: a pass over every slot). The select pass counts the
+ * indexed side, the probe pass the probing side; the call stands when they still make the indexed
+ * side the smaller and no probe grew. Returns false otherwise: the caller starts over.
+ */
+function crossAgain(count: i32, maskA: u32, maskB: u32, cellSize: f32): bool {
+  const indexA = lastIndexA == 1, probeMask = indexA ? maskB : maskA;
+  if (lastW < 0 || lastMask != probeMask) return false;
+  beginCall();
+  reachW = lastW;
+  reachH = lastH;
+  const n = build(count, indexA ? maskA : maskB, cellSize, true, 0, CLASS_ALL);
+  if (n <= 0) return false; // no grid to probe (the probes go uncounted), or records too many
+  const indexed = n + invalid; // live in the indexed mask, as liveInBoth counts them
+  if (indexed * COVER_RECORDS > hdr(H_CAPACITY)) return false;
+  probeReach(count, probeMask, indexA);
+  if (!(seenW <= reachW && seenH <= reachH)) return false;
+  if (indexA ? indexed >= probesLive : probesLive < indexed) return false; // crossPairs' choice: index A when na < nb
+  lastW = seenW;
+  lastH = seenH;
+  setHdr(S_INVALID, invalid);
+  setHdr(S_FIRST_INVALID, firstInvalid);
+  endCall();
+  return true;
+}
+
 /** All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may exceed the capacity. */
 export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i32 {
+  if (lastIndexA >= 0 && lastMaskA == maskA && lastMaskB == maskB && crossAgain(count, maskA, maskB, cellSize)) return found;
+  lastIndexA = -1;
   beginCall();
   const live = liveInBoth(count, maskA, maskB);
   const na = <i32>(live >>> 32), nb = <i32>live;
@@ -1653,6 +1693,9 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
         lastMask = probeMask;
         lastW = seenW;
         lastH = seenH;
+        lastIndexA = <i32>indexA;
+        lastMaskA = maskA;
+        lastMaskB = maskB;
         setHdr(S_INVALID, invalid);
         setHdr(S_FIRST_INVALID, firstInvalid);
         endCall();

@@ -218,6 +218,32 @@ describe("grid shapes", () => {
     expect(s.cols * s.rows).toBeGreaterThan(COVER_CELLS_MOST / 2); // and the cells are not coarser than it asks
   });
 
+  it("a repeated cross pairs call keeps the last call's indexed side only while it is still the smaller", async () => {
+    // 300 bullets (group 1) and 30 enemies (group 2); then the enemies outnumber the bullets, the
+    // two sides tie (B is indexed), and the bullets are the few: each call checked against a world
+    // with no last call. Room for every grid's records, so only the side counts can catch a flip.
+    const rnd = mulberry32(21);
+    const worlds: World[] = [];
+    for (const backend of BACKENDS) worlds.push(await newWorld(backend, { capacity: 8192 }));
+    const boxes: number[][] = [];
+    for (let k = 0; k < 330; k++) boxes.push([Math.floor(rnd() * 300), Math.floor(rnd() * 300), 2 + Math.floor(rnd() * 12), 2 + Math.floor(rnd() * 12)]);
+    for (const w of worlds) for (const [k, [x, y, bw, bh]] of boxes.entries()) w.addRect(x, y, bw, bh, k < 300 ? 1 : 2);
+    const regroup = (enemies: number) => {
+      for (const w of worlds) for (let k = 0; k < 330; k++) w.setGroups(w.idAt(k), k < 330 - enemies ? 1 : 2);
+    };
+    for (const [enemies, selected] of [[30, 30], [30, 30], [180, 150], [180, 150], [165, 165], [300, 30], [30, 30]]) {
+      regroup(enemies);
+      const ref = refCrossPairs(worlds[0], 1, 2);
+      const fresh = await newWorld("js", { capacity: 8192 });
+      for (let k = 0; k < 330; k++) fresh.addRect(worlds[0].x[k], worlds[0].y[k], worlds[0].a[k], worlds[0].b[k], worlds[0].groups[k]);
+      const n = fresh.crossPairs(1, 2);
+      expect(fresh.stats().selected).toBe(selected); // the smaller side is indexed (B on a tie)
+      expectCrossOnEveryBackend(worlds, ref, true);
+      expect(Array.from(worlds[0].pairs.subarray(0, 2 * n))).toEqual(Array.from(fresh.pairs.subarray(0, 2 * n)));
+      expect(worlds[0].stats()).toEqual(fresh.stats());
+    }
+  });
+
   /** crossPairs(1, 2) on each world gives `ref`, on a reach grid or not (`cover`), and every backend the same pairs, order and stats. */
   function expectCrossOnEveryBackend(worlds: World[], ref: number[], cover: boolean): void {
     const runs = worlds.map((w) => {

@@ -74,6 +74,11 @@ export class BaselineKernel implements Kernel {
   private lastMask = 0;
   private lastW = -1;
   private lastH = -1;
+  // The core's lastIndexA / lastMaskA / lastMaskB / probesLive: crossAgain's side and check.
+  private lastIndexA = -1;
+  private lastMaskA = 0;
+  private lastMaskB = 0;
+  private probesLive = 0;
   private lastCrowded = false;
   private splitRetry = 0;
   private wideX = 0;
@@ -741,9 +746,14 @@ export class BaselineKernel implements Kernel {
   }
 
   crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number {
-    this.beginCall();
     maskA = maskA | 0;
     maskB = maskB | 0;
+    if (this.lastIndexA >= 0 && this.lastMaskA === maskA && this.lastMaskB === maskB) {
+      const found = this.crossAgain(count, maskA, maskB, cellSize);
+      if (found >= 0) return found;
+    }
+    this.lastIndexA = -1;
+    this.beginCall();
     const na = this.liveInBoth(count, maskA, maskB), nb = this.liveB;
     // A reach grid of the smaller side probed by the larger when it fits, else a home grid of the
     // larger side (as the core).
@@ -767,6 +777,9 @@ export class BaselineKernel implements Kernel {
           this.lastMask = probeMask;
           this.lastW = this.seenW;
           this.lastH = this.seenH;
+          this.lastIndexA = indexA ? 1 : 0;
+          this.lastMaskA = maskA;
+          this.lastMaskB = maskB;
           return this.endCross();
         }
         this.beginCall();
@@ -786,6 +799,29 @@ export class BaselineKernel implements Kernel {
       if (!this.entityBox(i, kp, xw, yw, aw, bw)) { this.noteInvalid(i); continue; }
       this.scanCells(i, i, MODE_PAIRS, 0, false, false);
     }
+    return this.endCross();
+  }
+
+  /**
+   * The core's crossAgain: the last call's side and widening, without counting both sides first;
+   * the pass counts must still make the indexed side the smaller and no probe may have grown.
+   * Returns the pairs, or -1 when the call must start over.
+   */
+  private crossAgain(count: number, maskA: number, maskB: number, cellSize: number): number {
+    const indexA = this.lastIndexA === 1, probeMask = indexA ? maskB : maskA;
+    if (this.lastW < 0 || this.lastMask !== probeMask) return -1;
+    this.beginCall();
+    this.reachW = this.lastW;
+    this.reachH = this.lastH;
+    const n = this.buildGrid(count, indexA ? maskA : maskB, cellSize, true);
+    if (n <= 0) return -1;
+    const indexed = n + this.invalid;
+    if (indexed * COVER_RECORDS > this.i32[HDR + H_CAPACITY]) return -1;
+    this.probeReach(count, probeMask, indexA);
+    if (!(this.seenW <= this.reachW && this.seenH <= this.reachH)) return -1;
+    if (indexA ? indexed >= this.probesLive : this.probesLive < indexed) return -1;
+    this.lastW = this.seenW;
+    this.lastH = this.seenH;
     return this.endCross();
   }
 
@@ -828,16 +864,18 @@ export class BaselineKernel implements Kernel {
     const cols = h[HDR + G_COLS], rows = h[HDR + G_ROWS], pitch = cols + 1;
     this.seenW = 0;
     this.seenH = 0;
+    this.probesLive = 0;
     if (cols === 0) return;
     const kp = h[HDR + H_KIND], gw = h[HDR + H_GROUPS] >> 2;
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
     const ox = f32[HDR + G_OX], oy = f32[HDR + G_OY], inv = f32[HDR + G_INV], gx1 = f32[HDR + G_MAXX], gy1 = f32[HDR + G_MAXY];
     const cellsw = (h[HDR + H_CELLS] >> 2) + 1, entw = h[HDR + H_ENTRIES] >> 2;
     const pairw = h[HDR + H_PAIRS] >> 2, cap = h[HDR + H_PAIRS_CAP];
-    let visited = 0, tests = 0, w = 0, rh = 0;
+    let visited = 0, tests = 0, w = 0, rh = 0, live = 0;
     for (let i = 0; i < count; i++) {
       const ki = u8[kp + i];
       if ((i32[gw + i] & mask) === 0 || ki === KIND_NONE) continue;
+      live++;
       const xi = f32[xw + i], yi = f32[yw + i], ai = f32[aw + i], bi = f32[bw + i];
       const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
       if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { this.noteInvalid(i); continue; }
@@ -864,6 +902,7 @@ export class BaselineKernel implements Kernel {
     this.cellsVisited += visited;
     this.aabbTests += tests;
     this.seenW = w;
+    this.probesLive = live;
     this.seenH = rh;
   }
 
