@@ -600,21 +600,36 @@ function reachPass(n: i32, inv: f32, most: i32): i32 {
 function reachScatter(n: i32): void {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), homep = hdr(H_HOME), pitch = ncols + 1;
+  const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2;
   for (let s = 0; s < n; s++) {
     const i = load<i32>(selp + (s << 2)), tag = i | (<i32>load<u8>(kp + i) << KIND_SHIFT);
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const o = homep + s * 12, c = load<i32>(o), dx = load<i32>(o, 4), dy = load<i32>(o, 8);
-    const exact = rectExact(tag >>> KIND_SHIFT, x, y, a, b);
+    const k = tag >>> KIND_SHIFT, exact = rectExact(k, x, y, a, b);
+    if (ASC_FEATURE_SIMD) {
+      // The SIMD probe's box planes are written here too (fillPlanes' boxes, once per entity).
+      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+      for (let row = c; row <= c + dy * pitch; row += pitch) {
+        for (let q = row; q <= row + dx; q++) {
+          const pos = putRecord(cellsp, entp, q, tag, x, y, a, b, exact), pl = planep + (pos << 2);
+          store<f32>(pl, x0);
+          store<f32>(pl + stride, y0);
+          store<f32>(pl + 2 * stride, x1);
+          store<f32>(pl + 3 * stride, y1);
+        }
+      }
+      continue;
+    }
     for (let row = c; row <= c + dy * pitch; row += pitch) {
       for (let q = row; q <= row + dx; q++) putRecord(cellsp, entp, q, tag, x, y, a, b, exact);
     }
   }
 }
 
-/** Appends record (tag, x, y, a, b, c | flag) to cell c's run. */
+/** Appends record (tag, x, y, a, b, c | flag) to cell c's run; returns its index. */
 // @ts-ignore: decorator
-@inline function putRecord(cellsp: i32, entp: i32, c: i32, tag: i32, x: f32, y: f32, a: f32, b: f32, flag: i32): void {
+@inline function putRecord(cellsp: i32, entp: i32, c: i32, tag: i32, x: f32, y: f32, a: f32, b: f32, flag: i32): i32 {
   const p = cellsp + (c << 2);
   const pos = load<i32>(p);
   store<i32>(p, pos + 1);
@@ -625,6 +640,7 @@ function reachScatter(n: i32): void {
   store<f32>(e, a, 12);
   store<f32>(e, b, 16);
   store<i32>(e, c | flag, 20);
+  return pos;
 }
 
 // A reach record's cell field has this bit when the record is a rect whose f32 box (x, y, x + a,
@@ -1035,7 +1051,8 @@ function walkGrid(): bool {
 
 /**
  * The box of every entry record, as recordOverlaps computes it, into four planes (x0s, y0s, x1s,
- * y1s, each PLANE_STRIDE floats): the SIMD pair walk then tests four records with four loads.
+ * y1s, each PLANE_STRIDE floats): the SIMD pair walk then tests four records with four loads. (A
+ * reach grid's records get theirs as they are written, in reachScatter.)
  */
 function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32): void {
   for (let p = 0; p < n; p++) {
@@ -1347,10 +1364,10 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   let visited = 0, tests = 0, i = 0, listed = 0, cand = 0, w: f32 = 0, h: f32 = 0;
   // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
   // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities). The candidates
-  // (slot, cell field) come first in the same place and are listed over.
+  // (slot, cell field) come first in the same place and are listed over. The records' box planes
+  // were written with the records (reachScatter).
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, listp = hdr(H_BOX);
   if (ASC_FEATURE_SIMD) {
-    fillPlanes(entp, hdr(G_ENTRIES), planep, stride);
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), one = i32x4.splat(1), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch), emptyv = i32x4.splat(cols << 2);
