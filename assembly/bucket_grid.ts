@@ -1644,6 +1644,14 @@ function probeExtent(count: i32, mask: u32): bool {
   return <f32>(lo - Math.abs(lo) * (1.0 / 4194304));
 }
 
+/** The end of a crossPairs call: the invalid entities both sides met, and the stats. */
+// @ts-ignore: decorator
+@inline function endCross(): void {
+  setHdr(S_INVALID, invalid);
+  setHdr(S_FIRST_INVALID, firstInvalid);
+  endCall();
+}
+
 // The side the last crossPairs indexed in a reach grid (1: maskA's, 0: maskB's, -1: none) and its
 // masks; and the live probes the last probeReach met (counted on the way, for crossAgain).
 let lastIndexA = -1;
@@ -1672,9 +1680,7 @@ function crossAgain(count: i32, maskA: u32, maskB: u32, cellSize: f32): bool {
   if (indexA ? indexed >= probesLive : probesLive < indexed) return false; // crossPairs' choice: index A when na < nb
   lastW = seenW;
   lastH = seenH;
-  setHdr(S_INVALID, invalid);
-  setHdr(S_FIRST_INVALID, firstInvalid);
-  endCall();
+  endCross();
   return true;
 }
 
@@ -1713,9 +1719,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
         lastIndexA = <i32>indexA;
         lastMaskA = maskA;
         lastMaskB = maskB;
-        setHdr(S_INVALID, invalid);
-        setHdr(S_FIRST_INVALID, firstInvalid);
-        endCall();
+        endCross();
         return found;
       }
       beginCall(); // a probe grew: its pairs so far and the stats go
@@ -1729,9 +1733,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
   const swap = na > nb << 1;
   build(count, swap ? maskA : maskB, cellSize, false, 0, CLASS_ALL);
   probeGrid(count, swap ? maskB : maskA, swap);
-  setHdr(S_INVALID, invalid);
-  setHdr(S_FIRST_INVALID, firstInvalid);
-  endCall();
+  endCross();
   return found;
 }
 
