@@ -607,22 +607,19 @@ function reachScatter(n: i32): void {
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const o = homep + s * 12, c = load<i32>(o), dx = load<i32>(o, 4), dy = load<i32>(o, 8);
     const k = tag >>> KIND_SHIFT, exact = rectExact(k, x, y, a, b);
-    if (ASC_FEATURE_SIMD) {
-      // The SIMD probe's box planes are written here too (fillPlanes' boxes, once per entity).
-      const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-      for (let row = c; row <= c + dy * pitch; row += pitch) {
-        for (let q = row; q <= row + dx; q++) {
-          const pos = putRecord(cellsp, entp, q, tag, x, y, a, b, exact), pl = planep + (pos << 2);
+    // The SIMD probe's box planes are written here too (fillPlanes' boxes, once per entity).
+    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    for (let row = c; row <= c + dy * pitch; row += pitch) {
+      for (let q = row; q <= row + dx; q++) {
+        const pos = putRecord(cellsp, entp, q, tag, x, y, a, b, exact);
+        if (ASC_FEATURE_SIMD) {
+          const pl = planep + (pos << 2);
           store<f32>(pl, x0);
           store<f32>(pl + stride, y0);
           store<f32>(pl + 2 * stride, x1);
           store<f32>(pl + 3 * stride, y1);
         }
       }
-      continue;
-    }
-    for (let row = c; row <= c + dy * pitch; row += pitch) {
-      for (let q = row; q <= row + dx; q++) putRecord(cellsp, entp, q, tag, x, y, a, b, exact);
     }
   }
 }
@@ -1368,7 +1365,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   // were written with the records (reachScatter).
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, listp = hdr(H_BOX);
   if (ASC_FEATURE_SIMD) {
-    const maskv = i32x4.splat(mask), zero = i32x4.splat(0), one = i32x4.splat(1), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch), emptyv = i32x4.splat(cols << 2);
     let visitedv = zero, livev = zero, wv = zero, hv = zero;
@@ -1526,8 +1523,9 @@ let sparseRuns = false;
 let reachTests = 0;
 
 /**
- * probeReach's first pass for probe i whose cell field is at byte `cellp`: tests the first four records of its run against its box x0..y1 (splat) and appends
- * (i, from, to, bits) to the list when one overlaps or the run is longer. Returns the list length.
+ * probeReach's first pass for probe i whose cell field is at byte `cellp`: tests the first four
+ * records of its run against its box x0..y1 (splat) and appends (i, from, to, bits) to the list
+ * when one overlaps or the run is longer. Returns the list length.
  */
 // @ts-ignore: decorator
 @inline function reachLane(i: i32, cellp: i32, x0: v128, y0: v128, x1: v128, y1: v128, planep: i32, stride: i32, listp: i32, listed: i32): i32 {
@@ -1572,7 +1570,7 @@ let reachTests = 0;
   const tag = load<i32>(f), j = tag & TAG_SLOT;
   if (j == i) return true;
   narrowTests++;
-  if ((load<i32>(f, 20) & exact) != 0 || overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16))) {
+  if (reachOverlap(ki, xi, yi, ai, bi, exact, f)) {
     if (rev) emitPair(pairp, cap, j, i);
     else emitPair(pairp, cap, i, j);
   }

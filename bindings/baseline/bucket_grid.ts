@@ -902,8 +902,8 @@ export class BaselineKernel implements Kernel {
     this.cellsVisited += visited;
     this.aabbTests += tests;
     this.seenW = w;
-    this.probesLive = live;
     this.seenH = rh;
+    this.probesLive = live;
   }
 
   firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean): number {
