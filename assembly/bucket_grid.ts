@@ -137,7 +137,7 @@ function autoCellSize(histp: i32, n: i32): f64 {
 function selectPass(count: i32, mask: u32, cls: i32): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const selp = hdr(H_SEL), histp = hdr(H_HIST);
+  const selp = hdr(H_SEL), histp = hdr(H_HIST), selRoom = hdr(H_CAPACITY) - selKeep;
   memory.fill(histp, 0, HIST_BUCKETS << 2);
   let n = 0, i = 0;
   const sample = count >= HIST_SAMPLE_FROM ? 7 : 0;
@@ -173,14 +173,30 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
       y0v = f32x4.pmin(y0v, v128.bitselect(y0, inf, ok));
       x1v = f32x4.pmax(x1v, v128.bitselect(x1, ninf, ok));
       y1v = f32x4.pmax(y1v, v128.bitselect(y1, ninf, ok));
-      v128.store(LANES, i32x4.shl(i32x4.shr_u(v128.bitselect(dx, dy, f32x4.gt(dx, dy)), 23), 2));
+      const buckets = i32x4.shl(i32x4.shr_u(v128.bitselect(dx, dy, f32x4.gt(dx, dy)), 23), 2);
       const okBits = i32x4.bitmask(ok);
       if (okBits == 0b1111) {
+        v128.store(LANES, buckets);
         v128.store(selp + (n << 2), i32x4.add(i32x4.splat(i), iota));
         for (let l = -n & sample; l < 4; l += sample + 1) bump(histp + load<i32>(LANES + (l << 2)));
         n += 4;
         continue;
       }
+      if (sample != 0 && n + 4 <= selRoom) {
+        // Some lanes selected (a split's classes: about half, at random): packed to the front by
+        // one byte shuffle and written as a vector, past the list's end too (n + 4 stays within
+        // the room), where a loop over the lanes mispredicted its exit. At most one of them is
+        // sampled (every eighth): its bucket, or a spare counter when none is.
+        const perm = v128.load(PACK + (okBits << 4));
+        v128.store(selp + (n << 2), i8x16.swizzle(i32x4.add(i32x4.splat(i), iota), perm));
+        v128.store(LANES, i8x16.swizzle(buckets, perm));
+        const pop = <i32>popcnt(okBits), l = -n & sample;
+        bump(select<i32>(histp + load<i32>(LANES + (l << 2)), <i32>LANES + 64, l < pop));
+        n += pop;
+        for (let bits = liveBits & ~i32x4.bitmask(valid); bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
+        continue;
+      }
+      v128.store(LANES, buckets);
       for (let bits = okBits; bits != 0; bits &= bits - 1) {
         const l = ctz(bits);
         store<i32>(selp + (n << 2), i + l);
@@ -215,6 +231,30 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
   minX = x0m + 0; minY = y0m + 0; maxX = x1m + 0; maxY = y1m + 0; // -0 + 0 is +0
   return n;
 }
+
+// Entries at the end of H_SEL the select pass leaves alone (selfPairs' split keeps the wide
+// grid's tags there while it builds the tall one).
+let selKeep = 0;
+
+// For each four-bit lane mask, the byte shuffle that packs its lanes' i32s to the front, in order.
+const PACK = memory.data<u8>([
+  0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  0, 1, 2, 3, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  4, 5, 6, 7, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  0, 1, 2, 3, 4, 5, 6, 7, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  8, 9, 10, 11, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  0, 1, 2, 3, 8, 9, 10, 11, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  4, 5, 6, 7, 8, 9, 10, 11, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0x80, 0x80, 0x80, 0x80,
+  12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  0, 1, 2, 3, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  4, 5, 6, 7, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80,
+  8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+  0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80,
+  4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+], 16);
 
 // @ts-ignore: decorator
 @inline function bump(p: i32): void {
@@ -840,7 +880,9 @@ export function selfPairs(count: i32, mask: u32, cellSize: f32): i32 {
       const wide = build(count, mask, wideX, false, wideY, CLASS_WIDE);
       if (wide > 0) walkGrid();
       probeOrder(wide);
+      selKeep = wide;
       const tall = build(count, mask, tallX, false, tallY, CLASS_TALL);
+      selKeep = 0;
       // Each wide box is tested against the tall grid's whole large list, which must be short;
       // else the call starts over on one grid.
       if (hdr(G_LARGE) <= SPLIT_LARGE) {
