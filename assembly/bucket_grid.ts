@@ -65,7 +65,7 @@ let ncols = 0;
 let nrows = 0;
 
 // Where vector lanes go to leave the registers one by one (selectPass, homePass, probeReach;
-// never two of them at once): five vectors.
+// never two of them at once): five vectors. selectPass's spare histogram counter is the fifth.
 const LANES = memory.data(80, 16);
 
 // The box of a shape (kind k, x, y, a, b), one coordinate at a time: point (x, y, x, y), circle
@@ -193,15 +193,14 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
         const pop = <i32>popcnt(okBits), l = -n & sample;
         bump(select<i32>(histp + load<i32>(LANES + (l << 2)), <i32>LANES + 64, l < pop));
         n += pop;
-        for (let bits = liveBits & ~i32x4.bitmask(valid); bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
-        continue;
-      }
-      v128.store(LANES, buckets);
-      for (let bits = okBits; bits != 0; bits &= bits - 1) {
-        const l = ctz(bits);
-        store<i32>(selp + (n << 2), i + l);
-        if ((n & sample) == 0) bump(histp + load<i32>(LANES + (l << 2)));
-        n++;
+      } else {
+        v128.store(LANES, buckets);
+        for (let bits = okBits; bits != 0; bits &= bits - 1) {
+          const l = ctz(bits);
+          store<i32>(selp + (n << 2), i + l);
+          if ((n & sample) == 0) bump(histp + load<i32>(LANES + (l << 2)));
+          n++;
+        }
       }
       for (let bits = liveBits & ~i32x4.bitmask(valid); bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
     }
