@@ -1117,40 +1117,66 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2;
   fillPlanes(entp, small, planep, stride);
-  const iota = i32x4(0, 1, 2, 3);
   let tests = 0;
+  if (!crowded) {
+    // Pass 1: the first four records of both runs in one step per entity, and the entity listed,
+    // without a branch, when one overlaps or a run is longer (its hit lanes in the top byte).
+    // Most entities meet nothing; a branch per entity mispredicted on those that do, and keeping
+    // their shapes live for the hit path spilled the loop's registers.
+    const listp = hdr(H_HOME), iota = i32x4(0, 1, 2, 3);
+    let listed = 0;
+    for (let p = 0; p < small; p++) {
+      const c = load<i32>(entp + p * ENTRY_BYTES, 20), o = planep + (p << 2);
+      const x0 = f32x4.splat(load<f32>(o)), y0 = f32x4.splat(load<f32>(o + stride));
+      const x1 = f32x4.splat(load<f32>(o + 2 * stride)), y1 = f32x4.splat(load<f32>(o + 3 * stride));
+      const east = load<i32>(cellsp + ((c + 1) << 2));
+      const below0 = load<i32>(cellsp + ((c + pitch - 2) << 2)), below1 = load<i32>(cellsp + ((c + pitch + 1) << 2));
+      const n1 = east - p - 1, n2 = below1 - below0;
+      tests += n1 + n2;
+      const hit1 = v128.and(i32x4.lt_s(iota, i32x4.splat(n1)), planeOverlap(o + 4, stride, x0, y0, x1, y1));
+      const hit2 = v128.and(i32x4.lt_s(iota, i32x4.splat(n2)), planeOverlap(planep + (below0 << 2), stride, x0, y0, x1, y1));
+      const bits = i32x4.bitmask(hit1) | (i32x4.bitmask(hit2) << 4);
+      store<i32>(listp + (listed << 2), p | (bits << 24));
+      listed += <i32>((bits | <i32>(max(n1, n2) > 4)) != 0);
+    }
+    // Pass 2: the listed entities, in entry order: the rest of this cell, then E; then SW-S-SE
+    // (the scalar loop's order). Records past the fourth go through pairsAgainst4, which counts
+    // them again.
+    for (let q = 0; q < listed; q++) {
+      const v = load<i32>(listp + (q << 2)), p = v & TAG_SLOT, bits = v >>> 24;
+      const e = entp + p * ENTRY_BYTES, c = load<i32>(e, 20);
+      const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
+      const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
+      const east = load<i32>(cellsp + ((c + 1) << 2));
+      const below0 = load<i32>(cellsp + ((c + pitch - 2) << 2)), below1 = load<i32>(cellsp + ((c + pitch + 1) << 2));
+      const n1 = east - p - 1, n2 = below1 - below0;
+      for (let m = bits & 15; m != 0; m &= m - 1) recordHit(i, k, x, y, a, b, entp + (p + 1 + ctz(m)) * ENTRY_BYTES, pairp, cap);
+      if (n1 > 4 || n2 > 4) {
+        const o = planep + (p << 2);
+        const x0 = f32x4.splat(load<f32>(o)), y0 = f32x4.splat(load<f32>(o + stride));
+        const x1 = f32x4.splat(load<f32>(o + 2 * stride)), y1 = f32x4.splat(load<f32>(o + 3 * stride));
+        if (n1 > 4) {
+          tests -= n1 - 4;
+          pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 5, east, pairp, cap, false);
+        }
+        for (let m = bits >> 4; m != 0; m &= m - 1) recordHit(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap);
+        if (n2 > 4) {
+          tests -= n2 - 4;
+          pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0 + 4, below1, pairp, cap, false);
+        }
+        continue;
+      }
+      for (let m = bits >> 4; m != 0; m &= m - 1) recordHit(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap);
+    }
+    aabbTests += tests;
+    return;
+  }
   for (let p = 0; p < small; p++) {
     const e = entp + p * ENTRY_BYTES, c = load<i32>(e, 20), o = planep + (p << 2);
     const x0 = f32x4.splat(load<f32>(o)), y0 = f32x4.splat(load<f32>(o + stride));
     const x1 = f32x4.splat(load<f32>(o + 2 * stride)), y1 = f32x4.splat(load<f32>(o + 3 * stride));
     const east = load<i32>(cellsp + ((c + 1) << 2));
     const below0 = load<i32>(cellsp + ((c + pitch - 2) << 2)), below1 = load<i32>(cellsp + ((c + pitch + 1) << 2));
-    if (!crowded) {
-      // The first four records of both runs in one step, and one branch, rarely taken: most
-      // entities meet nothing, and their shapes are loaded only when one does (loaded up front,
-      // with their f64 conversions, they spilled the loop's registers).
-      const n1 = east - p - 1, n2 = below1 - below0;
-      tests += n1 + n2;
-      const hit1 = v128.and(i32x4.lt_s(iota, i32x4.splat(n1)), planeOverlap(o + 4, stride, x0, y0, x1, y1));
-      const hit2 = v128.and(i32x4.lt_s(iota, i32x4.splat(n2)), planeOverlap(planep + (below0 << 2), stride, x0, y0, x1, y1));
-      const bits = i32x4.bitmask(hit1) | (i32x4.bitmask(hit2) << 4);
-      if ((bits | <i32>(max(n1, n2) > 4)) == 0) continue;
-      const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
-      const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
-      // The rest of this cell, then E; then SW-S-SE: the scalar loop's order. Records past the
-      // fourth go through pairsAgainst4, which counts them again.
-      for (let m = bits & 15; m != 0; m &= m - 1) recordHit(i, k, x, y, a, b, entp + (p + 1 + ctz(m)) * ENTRY_BYTES, pairp, cap);
-      if (n1 > 4) {
-        tests -= n1 - 4;
-        pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 5, east, pairp, cap, false);
-      }
-      for (let m = bits >> 4; m != 0; m &= m - 1) recordHit(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap);
-      if (n2 > 4) {
-        tests -= n2 - 4;
-        pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0 + 4, below1, pairp, cap, false);
-      }
-      continue;
-    }
     const tag = load<i32>(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
     const x = load<f32>(e, 4), y = load<f32>(e, 8), a = load<f32>(e, 12), b = load<f32>(e, 16);
     const end = load<i32>(cellsp + (c << 2));
