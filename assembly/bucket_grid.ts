@@ -1090,10 +1090,37 @@ function walkGrid(): bool {
 /**
  * The box of every entry record, as recordOverlaps computes it, into four planes (x0s, y0s, x1s,
  * y1s, each PLANE_STRIDE floats): the SIMD pair walk then tests four records with four loads. (A
- * reach grid's records get theirs as they are written, in reachScatter.)
+ * reach grid's records get theirs as they are written, in reachScatter.) Each record's cell goes
+ * to cellp (i32 per record; H_HOME, free once the scatter has read it).
  */
-function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32): void {
-  for (let p = 0; p < n; p++) {
+function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32, cellp: i32): void {
+  let p = 0;
+  if (ASC_FEATURE_SIMD) {
+    // Four records a step: (tag, x, y, a) and (y, a, b, cell) of each loaded as two vectors and
+    // transposed, the boxes by lane, one vector store per plane where the scalar loop has four
+    // loads and four stores per record; the cells go to their own array, so the walk's first
+    // pass reads four bytes an entity instead of a 24-byte record.
+    const circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    for (; p + 4 <= n; p += 4) {
+      const e = entp + p * ENTRY_BYTES;
+      const l0 = v128.load(e), l1 = v128.load(e + ENTRY_BYTES), l2 = v128.load(e + 2 * ENTRY_BYTES), l3 = v128.load(e + 3 * ENTRY_BYTES);
+      const h0 = v128.load(e, 8), h1 = v128.load(e + ENTRY_BYTES, 8), h2 = v128.load(e + 2 * ENTRY_BYTES, 8), h3 = v128.load(e + 3 * ENTRY_BYTES, 8);
+      const t0 = i32x4.shuffle(l0, l1, 0, 4, 1, 5), t1 = i32x4.shuffle(l2, l3, 0, 4, 1, 5);
+      const t2 = i32x4.shuffle(l0, l1, 2, 6, 3, 7), t3 = i32x4.shuffle(l2, l3, 2, 6, 3, 7);
+      const u0 = i32x4.shuffle(h0, h1, 2, 6, 3, 7), u1 = i32x4.shuffle(h2, h3, 2, 6, 3, 7);
+      const k = i32x4.shr_u(i32x4.shuffle(t0, t1, 0, 1, 4, 5), KIND_SHIFT);
+      const x = i32x4.shuffle(t0, t1, 2, 3, 6, 7), y = i32x4.shuffle(t2, t3, 0, 1, 4, 5), a = i32x4.shuffle(t2, t3, 2, 3, 6, 7);
+      const b = i32x4.shuffle(u0, u1, 0, 1, 4, 5);
+      const ac = v128.and(a, i32x4.eq(k, circle));
+      const o = planep + (p << 2);
+      v128.store(o, f32x4.sub(x, ac));
+      v128.store(o + stride, f32x4.sub(y, ac));
+      v128.store(o + 2 * stride, f32x4.add(x, v128.and(a, i32x4.ge_u(k, circle))));
+      v128.store(o + 3 * stride, f32x4.add(y, v128.bitselect(b, ac, i32x4.eq(k, rect))));
+      v128.store(cellp + (p << 2), i32x4.shuffle(u0, u1, 2, 3, 6, 7));
+    }
+  }
+  for (; p < n; p++) {
     const f = entp + p * ENTRY_BYTES;
     const k = load<i32>(f) >>> KIND_SHIFT;
     const x = load<f32>(f, 4), y = load<f32>(f, 8), a = load<f32>(f, 12), b = load<f32>(f, 16);
@@ -1102,6 +1129,7 @@ function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32): void {
     store<f32>(o + stride, boxLo(k, y, a));
     store<f32>(o + 2 * stride, boxX1(k, x, a));
     store<f32>(o + 3 * stride, boxY1(k, y, a, b));
+    store<i32>(cellp + (p << 2), load<i32>(f, 20));
   }
 }
 
@@ -1116,17 +1144,18 @@ function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32): void {
 function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2;
-  fillPlanes(entp, small, planep, stride);
+  const cellp = hdr(H_HOME);
+  fillPlanes(entp, small, planep, stride, cellp);
   let tests = 0;
   if (!crowded) {
     // Pass 1: the first four records of both runs in one step per entity, and the entity listed,
     // without a branch, when one overlaps or a run is longer (its hit lanes in the top byte).
     // Most entities meet nothing; a branch per entity mispredicted on those that do, and keeping
     // their shapes live for the hit path spilled the loop's registers.
-    const listp = hdr(H_HOME), iota = i32x4(0, 1, 2, 3);
+    const listp = cellp, iota = i32x4(0, 1, 2, 3);
     let listed = 0;
     for (let p = 0; p < small; p++) {
-      const c = load<i32>(entp + p * ENTRY_BYTES, 20), o = planep + (p << 2);
+      const c = load<i32>(cellp + (p << 2)), o = planep + (p << 2);
       const x0 = f32x4.splat(load<f32>(o)), y0 = f32x4.splat(load<f32>(o + stride));
       const x1 = f32x4.splat(load<f32>(o + 2 * stride)), y1 = f32x4.splat(load<f32>(o + 3 * stride));
       const east = load<i32>(cellsp + ((c + 1) << 2));
