@@ -1170,7 +1170,8 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
     }
     // Pass 2: the listed entities, in entry order: the rest of this cell, then E; then SW-S-SE
     // (the scalar loop's order). Records past the fourth go through pairsAgainst4, which counts
-    // them again.
+    // them again. The pair and test counts stay in locals (V8 keeps wasm globals in memory).
+    let nf = found, nt = narrowTests;
     for (let q = 0; q < listed; q++) {
       const v = load<i32>(listp + (q << 2)), p = v & TAG_SLOT, bits = v >>> 24;
       const e = entp + p * ENTRY_BYTES, c = load<i32>(e, 20);
@@ -1179,24 +1180,32 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
       const east = load<i32>(cellsp + ((c + 1) << 2));
       const below0 = load<i32>(cellsp + ((c + pitch - 2) << 2)), below1 = load<i32>(cellsp + ((c + pitch + 1) << 2));
       const n1 = east - p - 1, n2 = below1 - below0;
-      for (let m = bits & 15; m != 0; m &= m - 1) recordHit(i, k, x, y, a, b, entp + (p + 1 + ctz(m)) * ENTRY_BYTES, pairp, cap);
+      nt += <i32>popcnt(bits);
+      for (let m = bits & 15; m != 0; m &= m - 1) nf = hitAt(i, k, x, y, a, b, entp + (p + 1 + ctz(m)) * ENTRY_BYTES, pairp, cap, nf);
       if (n1 > 4 || n2 > 4) {
+        // Long runs (rare outside crowded grids) go through pairsAgainst4, on the globals.
         const o = planep + (p << 2);
         const x0 = f32x4.splat(load<f32>(o)), y0 = f32x4.splat(load<f32>(o + stride));
         const x1 = f32x4.splat(load<f32>(o + 2 * stride)), y1 = f32x4.splat(load<f32>(o + 3 * stride));
         if (n1 > 4) {
           tests -= n1 - 4;
+          found = nf; narrowTests = nt;
           pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 5, east, pairp, cap, false);
+          nf = found; nt = narrowTests;
         }
-        for (let m = bits >> 4; m != 0; m &= m - 1) recordHit(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap);
+        for (let m = bits >> 4; m != 0; m &= m - 1) nf = hitAt(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap, nf);
         if (n2 > 4) {
           tests -= n2 - 4;
+          found = nf; narrowTests = nt;
           pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0 + 4, below1, pairp, cap, false);
+          nf = found; nt = narrowTests;
         }
         continue;
       }
-      for (let m = bits >> 4; m != 0; m &= m - 1) recordHit(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap);
+      for (let m = bits >> 4; m != 0; m &= m - 1) nf = hitAt(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap, nf);
     }
+    found = nf;
+    narrowTests = nt;
     aabbTests += tests;
     return;
   }
@@ -1250,6 +1259,21 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
 @inline function planeOverlap(p: i32, stride: i32, x0: v128, y0: v128, x1: v128, y1: v128): v128 {
   return v128.and(v128.and(f32x4.le(v128.load(p), x1), f32x4.le(v128.load(p + stride), y1)),
     v128.and(f32x4.ge(v128.load(p + 2 * stride), x0), f32x4.ge(v128.load(p + 3 * stride), y0)));
+}
+
+/**
+ * recordHit with the pair count in a local: the exact test, and the pair (lo, hi) written without
+ * a branch (to the slot after the last pair, which it overwrites or leaves past the count, or to
+ * LANES when the buffer is full); returns the new count. The caller counts the test.
+ */
+// @ts-ignore: decorator
+@inline function hitAt(i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, f: i32, pairp: i32, cap: i32, nf: i32): i32 {
+  const tag = load<i32>(f), j = tag & TAG_SLOT;
+  const ok = overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16));
+  const o = select<i32>(pairp + (nf << 3), <i32>LANES, nf < cap);
+  store<i32>(o, min(i, j));
+  store<i32>(o, max(i, j), 4);
+  return nf + <i32>ok;
 }
 
 /** The box of shape i overlaps entry record f's: the exact test, and the pair (lo, hi) when it holds. */
