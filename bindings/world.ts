@@ -11,7 +11,7 @@
 //   cells           i32[CELLS_PER_ENTITY * C + SLACK]  scratch: cell counts, then ends
 //   entries         ENTRY_BYTES x C  scratch: (slot, box) of the small entities by cell
 //   large           i32[C]     scratch: large entities
-//   home            i32[C]     scratch: home cell per selected entity
+//   home            i32[C]     scratch: home cell per selected entity (then the SIMD walk's cells and list)
 //   pairs           i32[2P]    pair output
 //   results         i32[S]     query output
 //   hist            i32[256]   scratch: size histogram
