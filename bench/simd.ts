@@ -8,10 +8,9 @@
 // Knobs: BENCH_ROUNDS (default 20; a run takes about 3 minutes), BENCH_SIZES (default 10000,100000).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { createWorld } from "../bindings/node.js";
+import { boxRun, circlesRun, interleave, type Run } from "./core_runs.js";
 import { machine } from "./harness.js";
 import { BoxScene, MODES, SHAPES } from "./peers/scenes.js";
-import { BULLET, MovingCircles } from "./scene.js";
 
 // The bench runs from build/bench/.
 const dist = new URL("../../dist/", import.meta.url);
@@ -21,28 +20,6 @@ const WORLDS = 3;
 const FRAMES = 8;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
-
-interface Run { step(): void; frame(): number }
-
-async function boxRun(bytes: Uint8Array, scene: BoxScene): Promise<Run> {
-  const world = await createWorld({ wasm: bytes, capacity: scene.n, pairCapacity: 4 * scene.n });
-  for (let k = 0; k < scene.n; k++) world.addRect(scene.x[k], scene.y[k], scene.w[k], scene.h[k], k < scene.nA ? 1 : 2);
-  const complete = scene.n === scene.nA;
-  return {
-    step() {
-      scene.step();
-      const x = world.x, y = world.y;
-      for (let k = 0; k < scene.n; k++) { x[k] = scene.x[k]; y[k] = scene.y[k]; }
-    },
-    frame: () => (complete ? world.selfPairs(1) : world.crossPairs(1, 2)),
-  };
-}
-
-async function circlesRun(bytes: Uint8Array, n: number): Promise<Run> {
-  const world = await createWorld({ wasm: bytes, capacity: n, pairCapacity: 4 * n });
-  const scene = new MovingCircles(world, n);
-  return { step: () => scene.step(), frame: () => world.selfPairs(BULLET) };
-}
 
 const bytes = CORES.map(([, file]) => readFileSync(new URL(file, dist)));
 const scenes: { name: string; n: number; make(core: Uint8Array): Promise<Run> }[] = [];
@@ -61,23 +38,7 @@ for (const scene of scenes) {
   }
   const counts = runs.map((worlds) => worlds[0].frame());
   if (counts.some((c) => c !== counts[0])) throw new Error(`${scene.name} ${scene.n}: the cores disagree (${counts.join(" vs ")} pairs)`);
-  const best = CORES.map(() => Infinity);
-  for (let r = 0; r < ROUNDS; r++) {
-    for (let w = 0; w < WORLDS; w++) {
-      for (let j = 0; j < CORES.length; j++) {
-        const c = (j + r + w) % CORES.length; // which core goes first alternates
-        const run = runs[c][w];
-        let t = 0;
-        for (let f = 0; f < FRAMES; f++) {
-          run.step();
-          const t0 = performance.now();
-          run.frame();
-          t += performance.now() - t0;
-        }
-        best[c] = Math.min(best[c], t / FRAMES);
-      }
-    }
-  }
+  const best = interleave(runs, ROUNDS, FRAMES);
   const row = `| ${scene.name} | ${scene.n.toLocaleString("en-US")} | ${best[0].toFixed(3)} | ${best[1].toFixed(3)} | ${(best[1] / best[0]).toFixed(2)} |`;
   console.log(row);
   rows.push(row);
