@@ -1182,27 +1182,23 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
       const n1 = east - p - 1, n2 = below1 - below0;
       nt += <i32>popcnt(bits);
       for (let m = bits & 15; m != 0; m &= m - 1) nf = hitAt(i, k, x, y, a, b, entp + (p + 1 + ctz(m)) * ENTRY_BYTES, pairp, cap, nf);
-      if (n1 > 4 || n2 > 4) {
-        // Long runs (rare outside crowded grids) go through pairsAgainst4, on the globals.
-        const o = planep + (p << 2);
-        const x0 = f32x4.splat(load<f32>(o)), y0 = f32x4.splat(load<f32>(o + stride));
-        const x1 = f32x4.splat(load<f32>(o + 2 * stride)), y1 = f32x4.splat(load<f32>(o + 3 * stride));
-        if (n1 > 4) {
-          tests -= n1 - 4;
-          found = nf; narrowTests = nt;
-          pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 5, east, pairp, cap, false);
-          nf = found; nt = narrowTests;
-        }
-        for (let m = bits >> 4; m != 0; m &= m - 1) nf = hitAt(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap, nf);
-        if (n2 > 4) {
-          tests -= n2 - 4;
-          found = nf; narrowTests = nt;
-          pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0 + 4, below1, pairp, cap, false);
-          nf = found; nt = narrowTests;
-        }
-        continue;
+      // Long runs (rare outside crowded grids) go through pairsAgainst4, on the globals.
+      const o = planep + (p << 2);
+      if (n1 > 4) {
+        tests -= n1 - 4;
+        found = nf; narrowTests = nt;
+        pairsAgainst4(i, k, x, y, a, b, f32x4.splat(load<f32>(o)), f32x4.splat(load<f32>(o + stride)), f32x4.splat(load<f32>(o + 2 * stride)),
+          f32x4.splat(load<f32>(o + 3 * stride)), entp, planep, stride, p + 5, east, pairp, cap, false);
+        nf = found; nt = narrowTests;
       }
       for (let m = bits >> 4; m != 0; m &= m - 1) nf = hitAt(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap, nf);
+      if (n2 > 4) {
+        tests -= n2 - 4;
+        found = nf; narrowTests = nt;
+        pairsAgainst4(i, k, x, y, a, b, f32x4.splat(load<f32>(o)), f32x4.splat(load<f32>(o + stride)), f32x4.splat(load<f32>(o + 2 * stride)),
+          f32x4.splat(load<f32>(o + 3 * stride)), entp, planep, stride, below0 + 4, below1, pairp, cap, false);
+        nf = found; nt = narrowTests;
+      }
     }
     found = nf;
     narrowTests = nt;
