@@ -8,9 +8,9 @@
 // Knobs: BENCH_ROUNDS (default 20; a run takes about 3 minutes), BENCH_SIZES (default 10000,100000).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { boxRun, circlesRun, interleave, type Run } from "./core_runs.js";
+import { interleave, sceneRun, type Run } from "./core_runs.js";
 import { machine } from "./harness.js";
-import { BoxScene, MODES, SHAPES } from "./peers/scenes.js";
+import { MODES, SHAPES } from "./peers/scenes.js";
 
 // The bench runs from build/bench/.
 const dist = new URL("../../dist/", import.meta.url);
@@ -24,8 +24,7 @@ const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number)
 const bytes = CORES.map(([, file]) => readFileSync(new URL(file, dist)));
 const scenes: { name: string; n: number; make(core: Uint8Array): Promise<Run> }[] = [];
 for (const n of SIZES) {
-  for (const mode of MODES) for (const shape of SHAPES) scenes.push({ name: `${shape} ${mode}`, n, make: (b) => boxRun(b, new BoxScene({ shape, mode, n })) });
-  scenes.push({ name: "circles self", n, make: (b) => circlesRun(b, n) });
+  for (const name of [...MODES.flatMap((mode) => SHAPES.map((shape) => `${shape} ${mode}`)), "circles self"]) scenes.push({ name, n, make: (b) => sceneRun(name, n, b) });
 }
 
 const rows: string[] = [];
