@@ -1474,7 +1474,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   if (cols == 0) return;
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  let visited = 0, tests = 0, i = 0, listed = 0, cand = 0, w: f32 = 0, h: f32 = 0;
+  // The counts stay in locals until the end: V8 keeps wasm globals in memory (a load and a store per update).
+  let visited = 0, tests = 0, probes = 0, i = 0, listed = 0, cand = 0, w: f32 = 0, h: f32 = 0;
   // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
   // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities). The candidates
   // (slot, cell field) come first in the same place and are listed over. The records' box planes
@@ -1484,13 +1485,13 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), gx1v = f32x4.splat(gx1), gy1v = f32x4.splat(gy1);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch), emptyv = i32x4.splat(cols << 2);
-    let visitedv = zero, livev = zero, wv = zero, hv = zero;
+    let wv = zero, hv = zero;
     for (; i + 4 <= count; i += 4) {
       const k = kinds4(kp + i);
       const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
       const liveBits = i32x4.bitmask(live);
       if (liveBits == 0) continue;
-      livev = i32x4.sub(livev, live);
+      probes += <i32>popcnt(liveBits);
       const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
       const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
       const isCircle = i32x4.eq(k, circle);
@@ -1504,33 +1505,39 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const inside = v128.and(v128.and(ok, v128.and(f32x4.ge(x0, oxv), f32x4.ge(y0, oyv))), v128.and(f32x4.le(x0, gx1v), f32x4.le(y0, gy1v)));
       const some = i32x4.bitmask(inside);
       if (some == 0) continue;
-      visitedv = i32x4.sub(visitedv, inside);
+      visited += <i32>popcnt(some);
       // Byte offset of each probe's cell field (its run's end; the field before is its start). A
       // lane that does not probe reads the padding cell right of row 0, whose run is always empty.
       const cell = v128.bitselect(i32x4.shl(i32x4.add(i32x4.mul(cellsOf(y0, oyv, invv, lastRow), pitchv), cellsOf(x0, oxv, invv, lastCol)), 2), emptyv, inside);
       if (!sparseRuns) {
-        listed = reachLane(i, cellsp + i32x4.extract_lane(cell, 0), v128.shuffle<f32>(x0, x0, 0, 0, 0, 0), v128.shuffle<f32>(y0, y0, 0, 0, 0, 0), v128.shuffle<f32>(x1, x1, 0, 0, 0, 0), v128.shuffle<f32>(y1, y1, 0, 0, 0, 0), planep, stride, listp, listed);
-        tests += reachTests;
-        listed = reachLane(i + 1, cellsp + i32x4.extract_lane(cell, 1), v128.shuffle<f32>(x0, x0, 1, 1, 1, 1), v128.shuffle<f32>(y0, y0, 1, 1, 1, 1), v128.shuffle<f32>(x1, x1, 1, 1, 1, 1), v128.shuffle<f32>(y1, y1, 1, 1, 1, 1), planep, stride, listp, listed);
-        tests += reachTests;
-        listed = reachLane(i + 2, cellsp + i32x4.extract_lane(cell, 2), v128.shuffle<f32>(x0, x0, 2, 2, 2, 2), v128.shuffle<f32>(y0, y0, 2, 2, 2, 2), v128.shuffle<f32>(x1, x1, 2, 2, 2, 2), v128.shuffle<f32>(y1, y1, 2, 2, 2, 2), planep, stride, listp, listed);
-        tests += reachTests;
-        listed = reachLane(i + 3, cellsp + i32x4.extract_lane(cell, 3), v128.shuffle<f32>(x0, x0, 3, 3, 3, 3), v128.shuffle<f32>(y0, y0, 3, 3, 3, 3), v128.shuffle<f32>(x1, x1, 3, 3, 3, 3), v128.shuffle<f32>(y1, y1, 3, 3, 3, 3), planep, stride, listp, listed);
-        tests += reachTests;
+        const c0 = cellsp + i32x4.extract_lane(cell, 0), f0 = load<i32>(c0 - 4), t0 = load<i32>(c0);
+        tests += t0 - f0;
+        listed = reachLane(i, f0, t0, v128.shuffle<f32>(x0, x0, 0, 0, 0, 0), v128.shuffle<f32>(y0, y0, 0, 0, 0, 0), v128.shuffle<f32>(x1, x1, 0, 0, 0, 0), v128.shuffle<f32>(y1, y1, 0, 0, 0, 0), planep, stride, listp, listed);
+        const c1 = cellsp + i32x4.extract_lane(cell, 1), f1 = load<i32>(c1 - 4), t1 = load<i32>(c1);
+        tests += t1 - f1;
+        listed = reachLane(i + 1, f1, t1, v128.shuffle<f32>(x0, x0, 1, 1, 1, 1), v128.shuffle<f32>(y0, y0, 1, 1, 1, 1), v128.shuffle<f32>(x1, x1, 1, 1, 1, 1), v128.shuffle<f32>(y1, y1, 1, 1, 1, 1), planep, stride, listp, listed);
+        const c2 = cellsp + i32x4.extract_lane(cell, 2), f2 = load<i32>(c2 - 4), t2 = load<i32>(c2);
+        tests += t2 - f2;
+        listed = reachLane(i + 2, f2, t2, v128.shuffle<f32>(x0, x0, 2, 2, 2, 2), v128.shuffle<f32>(y0, y0, 2, 2, 2, 2), v128.shuffle<f32>(x1, x1, 2, 2, 2, 2), v128.shuffle<f32>(y1, y1, 2, 2, 2, 2), planep, stride, listp, listed);
+        const c3 = cellsp + i32x4.extract_lane(cell, 3), f3 = load<i32>(c3 - 4), t3 = load<i32>(c3);
+        tests += t3 - f3;
+        listed = reachLane(i + 3, f3, t3, v128.shuffle<f32>(x0, x0, 3, 3, 3, 3), v128.shuffle<f32>(y0, y0, 3, 3, 3, 3), v128.shuffle<f32>(x1, x1, 3, 3, 3, 3), v128.shuffle<f32>(y1, y1, 3, 3, 3, 3), planep, stride, listp, listed);
         continue;
       }
       // Each probe whose run holds records goes on the candidate list (slot, cell field), without a branch.
-      cand = candLane(i, cellsp + i32x4.extract_lane(cell, 0), listp, cand);
-      tests += reachTests;
-      cand = candLane(i + 1, cellsp + i32x4.extract_lane(cell, 1), listp, cand);
-      tests += reachTests;
-      cand = candLane(i + 2, cellsp + i32x4.extract_lane(cell, 2), listp, cand);
-      tests += reachTests;
-      cand = candLane(i + 3, cellsp + i32x4.extract_lane(cell, 3), listp, cand);
-      tests += reachTests;
+      const d0 = cellsp + i32x4.extract_lane(cell, 0), r0 = load<i32>(d0) - load<i32>(d0 - 4);
+      tests += r0;
+      cand = candLane(i, d0, r0, listp, cand);
+      const d1 = cellsp + i32x4.extract_lane(cell, 1), r1 = load<i32>(d1) - load<i32>(d1 - 4);
+      tests += r1;
+      cand = candLane(i + 1, d1, r1, listp, cand);
+      const d2 = cellsp + i32x4.extract_lane(cell, 2), r2 = load<i32>(d2) - load<i32>(d2 - 4);
+      tests += r2;
+      cand = candLane(i + 2, d2, r2, listp, cand);
+      const d3 = cellsp + i32x4.extract_lane(cell, 3), r3 = load<i32>(d3) - load<i32>(d3 - 4);
+      tests += r3;
+      cand = candLane(i + 3, d3, r3, listp, cand);
     }
-    visited = sum4(visitedv);
-    probesLive = sum4(livev);
     w = min4(wv, true);
     h = min4(hv, true);
   }
@@ -1539,7 +1546,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   for (; i < count; i++) {
     const ki = <i32>load<u8>(kp + i);
     if ((load<u32>(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
-    probesLive++;
+    probes++;
     const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
     const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
@@ -1550,9 +1557,10 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     visited++;
     const c = cellOf(y0, oy, inv, rows) * pitch + cellOf(x0, ox, inv, cols);
     if (ASC_FEATURE_SIMD) {
-      if (sparseRuns) cand = candLane(i, cellsp + (c << 2), listp, cand);
-      else listed = reachLane(i, cellsp + (c << 2), f32x4.splat(x0), f32x4.splat(y0), f32x4.splat(x1), f32x4.splat(y1), planep, stride, listp, listed);
-      tests += reachTests;
+      const cp = cellsp + (c << 2), from = load<i32>(cp - 4), to = load<i32>(cp);
+      tests += to - from;
+      if (sparseRuns) cand = candLane(i, cp, to - from, listp, cand);
+      else listed = reachLane(i, from, to, f32x4.splat(x0), f32x4.splat(y0), f32x4.splat(x1), f32x4.splat(y1), planep, stride, listp, listed);
       continue;
     }
     const from = load<i32>(cellsp + ((c - 1) << 2)), to = load<i32>(cellsp + (c << 2));
@@ -1572,7 +1580,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const i = load<i32>(e), ki = <i32>load<u8>(kp + i);
       const xi = load<f32>(xp + (i << 2)), yi = load<f32>(yp + (i << 2));
       const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
-      listed = reachLane(i, load<i32>(e, 4), f32x4.splat(boxLo(ki, xi, ai)), f32x4.splat(boxLo(ki, yi, ai)),
+      const cp = load<i32>(e, 4);
+      listed = reachLane(i, load<i32>(cp - 4), load<i32>(cp), f32x4.splat(boxLo(ki, xi, ai)), f32x4.splat(boxLo(ki, yi, ai)),
         f32x4.splat(boxX1(ki, xi, ai)), f32x4.splat(boxY1(ki, yi, ai, bi)), planep, stride, listp, listed);
     }
     // The second pass: the listed probes' overlapping records, in order. The pair and test counts
@@ -1610,6 +1619,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   }
   cellsVisited += visited;
   aabbTests += tests;
+  probesLive = probes;
   sparseRuns = tests * 2 < visited;
   seenW = w;
   seenH = h;
@@ -1626,17 +1636,13 @@ let sparseRuns = false;
  * takes the candidates.
  */
 // @ts-ignore: decorator
-@inline function candLane(i: i32, cellp: i32, listp: i32, cand: i32): i32 {
-  const from = load<i32>(cellp - 4), to = load<i32>(cellp);
+@inline function candLane(i: i32, cellp: i32, run: i32, listp: i32, cand: i32): i32 {
   const e = listp + (cand << 4);
   store<i32>(e, i);
   store<i32>(e, cellp, 4);
-  reachTests = to - from;
-  return cand + <i32>(to != from);
+  return cand + <i32>(run != 0);
 }
 
-// The run length the last reachLane counted as tests (wasm has no tuples; read at once).
-let reachTests = 0;
 
 /**
  * probeReach's first pass for probe i whose cell field is at byte `cellp`: tests the first four
@@ -1644,8 +1650,7 @@ let reachTests = 0;
  * when one overlaps or the run is longer. Returns the list length.
  */
 // @ts-ignore: decorator
-@inline function reachLane(i: i32, cellp: i32, x0: v128, y0: v128, x1: v128, y1: v128, planep: i32, stride: i32, listp: i32, listed: i32): i32 {
-  const from = load<i32>(cellp - 4), to = load<i32>(cellp);
+@inline function reachLane(i: i32, from: i32, to: i32, x0: v128, y0: v128, x1: v128, y1: v128, planep: i32, stride: i32, listp: i32, listed: i32): i32 {
   const run = to - from;
   const hit = v128.and(i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(run)), planeOverlap(planep + (from << 2), stride, x0, y0, x1, y1));
   const bits = i32x4.bitmask(hit);
@@ -1654,7 +1659,6 @@ let reachTests = 0;
   store<i32>(e, from, 4);
   store<i32>(e, to, 8);
   store<i32>(e, bits, 12);
-  reachTests = run;
   return listed + (<i32>(bits != 0) | <i32>(run > 4));
 }
 
