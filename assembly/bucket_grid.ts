@@ -1455,13 +1455,14 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
  * never reported. A probe counts one cell and its run's records (less itself) as tests.
  *
  * The SIMD build runs two passes. The first takes four probes a step: boxes and cells by lane,
- * then for each probe its first four records against its box in one compare, from the record
- * planes, and appends the probe to a list when one overlaps or its run is longer, without a
- * branch: in a bullet hell most probes meet nothing, in a cluster as many meet something as not,
- * and a branch on it mispredicts as often. After a call whose runs were short (sparseRuns), the
- * first pass only writes each probe to a candidate list, advancing past it when its run holds
- * records (again without a branch), and a middle pass runs the four-record compare for the
- * candidates alone: in a bullet hell most runs are empty. The second pass tests the listed probes
+ * staged as vectors for reachStaged, which takes each probe's first four records against its box
+ * in one compare, from the record planes, and appends the probe to a list when one overlaps or
+ * its run is longer, without a branch: in a bullet hell most probes meet nothing, in a cluster as
+ * many meet something as not, and a branch on it mispredicts as often. (Done lane by lane in the
+ * four-probe loop, this kept too many vectors live: the loop spilled and ran 10% slower.) After a
+ * call whose runs were short (sparseRuns), the first pass only writes each probe to a candidate
+ * list, advancing past it when its run holds records (again without a branch), and a middle pass
+ * runs the four-record compare for the candidates alone: in a bullet hell most runs are empty. The second pass tests the listed probes
  * in order.
  */
 function probeReach(count: i32, mask: u32, rev: bool): void {
@@ -1475,7 +1476,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   // The counts stay in locals until the end: V8 keeps wasm globals in memory (a load and a store per update).
-  let visited = 0, tests = 0, probes = 0, i = 0, listed = 0, cand = 0, w: f32 = 0, h: f32 = 0;
+  let visited = 0, tests = 0, probes = 0, i = 0, listed = 0, cand = 0, staged = 0, w: f32 = 0, h: f32 = 0;
+  stagedTests = 0;
   // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
   // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities). The candidates
   // (slot, cell field) come first in the same place and are listed over. The records' box planes
@@ -1510,18 +1512,19 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       // lane that does not probe reads the padding cell right of row 0, whose run is always empty.
       const cell = v128.bitselect(i32x4.shl(i32x4.add(i32x4.mul(cellsOf(y0, oyv, invv, lastRow), pitchv), cellsOf(x0, oxv, invv, lastCol)), 2), emptyv, inside);
       if (!sparseRuns) {
-        const c0 = cellsp + i32x4.extract_lane(cell, 0), f0 = load<i32>(c0 - 4), t0 = load<i32>(c0);
-        tests += t0 - f0;
-        listed = reachLane(i, f0, t0, v128.shuffle<f32>(x0, x0, 0, 0, 0, 0), v128.shuffle<f32>(y0, y0, 0, 0, 0, 0), v128.shuffle<f32>(x1, x1, 0, 0, 0, 0), v128.shuffle<f32>(y1, y1, 0, 0, 0, 0), planep, stride, listp, listed);
-        const c1 = cellsp + i32x4.extract_lane(cell, 1), f1 = load<i32>(c1 - 4), t1 = load<i32>(c1);
-        tests += t1 - f1;
-        listed = reachLane(i + 1, f1, t1, v128.shuffle<f32>(x0, x0, 1, 1, 1, 1), v128.shuffle<f32>(y0, y0, 1, 1, 1, 1), v128.shuffle<f32>(x1, x1, 1, 1, 1, 1), v128.shuffle<f32>(y1, y1, 1, 1, 1, 1), planep, stride, listp, listed);
-        const c2 = cellsp + i32x4.extract_lane(cell, 2), f2 = load<i32>(c2 - 4), t2 = load<i32>(c2);
-        tests += t2 - f2;
-        listed = reachLane(i + 2, f2, t2, v128.shuffle<f32>(x0, x0, 2, 2, 2, 2), v128.shuffle<f32>(y0, y0, 2, 2, 2, 2), v128.shuffle<f32>(x1, x1, 2, 2, 2, 2), v128.shuffle<f32>(y1, y1, 2, 2, 2, 2), planep, stride, listp, listed);
-        const c3 = cellsp + i32x4.extract_lane(cell, 3), f3 = load<i32>(c3 - 4), t3 = load<i32>(c3);
-        tests += t3 - f3;
-        listed = reachLane(i + 3, f3, t3, v128.shuffle<f32>(x0, x0, 3, 3, 3, 3), v128.shuffle<f32>(y0, y0, 3, 3, 3, 3), v128.shuffle<f32>(x1, x1, 3, 3, 3, 3), v128.shuffle<f32>(y1, y1, 3, 3, 3, 3), planep, stride, listp, listed);
+        // Staged: slots, cell fields and boxes by lane, four probes to a store; reachStaged
+        // takes them a probe at a time every STAGE_GROUPS groups, with few values live.
+        const g = staged << 4;
+        v128.store(STAGE + g, i32x4.add(i32x4.splat(i), i32x4(0, 1, 2, 3)));
+        v128.store(STAGE + g, i32x4.add(i32x4.splat(cellsp), cell), STAGE_PLANE);
+        v128.store(STAGE + g, x0, 2 * STAGE_PLANE);
+        v128.store(STAGE + g, y0, 3 * STAGE_PLANE);
+        v128.store(STAGE + g, x1, 4 * STAGE_PLANE);
+        v128.store(STAGE + g, y1, 5 * STAGE_PLANE);
+        if (++staged == STAGE_GROUPS) {
+          listed = reachStaged(staged << 2, planep, stride, listp, listed);
+          staged = 0;
+        }
         continue;
       }
       // Each probe whose run holds records goes on the candidate list (slot, cell field), without a branch.
@@ -1538,6 +1541,8 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       tests += r3;
       cand = candLane(i + 3, d3, r3, listp, cand);
     }
+    if (staged != 0) listed = reachStaged(staged << 2, planep, stride, listp, listed);
+    tests += stagedTests;
     w = min4(wv, true);
     h = min4(hv, true);
   }
@@ -1623,6 +1628,31 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   sparseRuns = tests * 2 < visited;
   seenW = w;
   seenH = h;
+}
+
+// probeReach's staging area: STAGE_GROUPS groups of four probes, as six planes (slots, cell
+// fields, x0, y0, x1, y1) of STAGE_PLANE bytes.
+const STAGE_GROUPS = 64;
+const STAGE_PLANE = STAGE_GROUPS << 4;
+const STAGE = memory.data(6 * STAGE_PLANE, 16);
+// The records reachStaged counted as tests since probeReach began.
+let stagedTests = 0;
+
+/**
+ * probeReach's first pass for `lanes` staged probes: reachLane on each, in order (a lane that does
+ * not probe has the empty padding cell, so it is neither listed nor counted). Returns the list length.
+ */
+function reachStaged(lanes: i32, planep: i32, stride: i32, listp: i32, listed: i32): i32 {
+  let tests = 0;
+  for (let l = 0; l < lanes; l++) {
+    const o = STAGE + (l << 2), cp = load<i32>(o, STAGE_PLANE);
+    const from = load<i32>(cp - 4), to = load<i32>(cp);
+    tests += to - from;
+    listed = reachLane(load<i32>(o), from, to, v128.load32_splat(o, 2 * STAGE_PLANE), v128.load32_splat(o, 3 * STAGE_PLANE),
+      v128.load32_splat(o, 4 * STAGE_PLANE), v128.load32_splat(o, 5 * STAGE_PLANE), planep, stride, listp, listed);
+  }
+  stagedTests += tests;
+  return listed;
 }
 
 // Whether the last probeReach's runs held under half a record per probe on average: the SIMD
