@@ -639,14 +639,14 @@ function reachPass(n: i32, inv: f32, most: i32): i32 {
 function reachScatter(n: i32): void {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), homep = hdr(H_HOME), pitch = ncols + 1;
-  const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2;
+  const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, tagp = hdr(H_LARGE);
   for (let s = 0; s < n; s++) {
     const i = load<i32>(selp + (s << 2)), tag = i | (<i32>load<u8>(kp + i) << KIND_SHIFT);
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const o = homep + s * 12, c = load<i32>(o), dx = load<i32>(o, 4), dy = load<i32>(o, 8);
     const k = tag >>> KIND_SHIFT, exact = rectExact(k, x, y, a, b);
-    // The SIMD probe's box planes are written here too (fillPlanes' boxes, once per entity).
+    // The SIMD probe's box planes and tag plane are written here too (fillPlanes' boxes, once per entity).
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
     for (let row = c; row <= c + dy * pitch; row += pitch) {
       for (let q = row; q <= row + dx; q++) {
@@ -657,6 +657,7 @@ function reachScatter(n: i32): void {
           store<f32>(pl + stride, y0);
           store<f32>(pl + 2 * stride, x1);
           store<f32>(pl + 3 * stride, y1);
+          store<i32>(tagp + (pos << 2), tag | exact);
         }
       }
     }
@@ -1481,7 +1482,9 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
   // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities). The candidates
   // (slot, cell field) come first in the same place and are listed over. The records' box planes
-  // were written with the records (reachScatter).
+  // were written with the records (reachScatter), and their tags, with REACH_EXACT for exact
+  // rects, as a plane in H_LARGE (a reach grid has no large entities): the second pass reads a
+  // record itself only for a shape test.
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, listp = hdr(H_BOX);
   if (ASC_FEATURE_SIMD) {
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
@@ -1592,6 +1595,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
     // The second pass: the listed probes' overlapping records, in order. The pair and test counts
     // stay in locals here (V8 keeps wasm globals in memory: a load and a store per pair).
     let nf = found, nt = narrowTests;
+    const tagp = hdr(H_LARGE);
     for (let t = 0; t < listed; t++) {
       const e = listp + (t << 4);
       const i = load<i32>(e), from = load<i32>(e, 4), to = load<i32>(e, 8);
@@ -1600,10 +1604,10 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       const ai = load<f32>(ap + (i << 2)), bi = load<f32>(bp + (i << 2));
       const exact = rectExact(ki, xi, yi, ai, bi);
       for (let bits = load<i32>(e, 12); bits != 0; bits &= bits - 1) {
-        const f = entp + (from + ctz(bits)) * ENTRY_BYTES, j = load<i32>(f) & TAG_SLOT;
+        const q = from + ctz(bits), tag = load<i32>(tagp + (q << 2)), j = tag & TAG_SLOT;
         if (j == i) { tests--; continue; }
         nt++;
-        if (reachOverlap(ki, xi, yi, ai, bi, exact, f)) nf = emitAt(pairp, cap, nf, rev ? j : i, rev ? i : j);
+        if (reachTagOverlap(ki, xi, yi, ai, bi, exact, tag, entp + q * ENTRY_BYTES)) nf = emitAt(pairp, cap, nf, rev ? j : i, rev ? i : j);
       }
       if (to - from <= 4) continue;
       const x0 = f32x4.splat(boxLo(ki, xi, ai)), y0 = f32x4.splat(boxLo(ki, yi, ai));
@@ -1612,10 +1616,10 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
         const inRun = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(to - q));
         const hit = v128.and(inRun, planeOverlap(planep + (q << 2), stride, x0, y0, x1, y1));
         for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) {
-          const f = entp + (q + ctz(bits)) * ENTRY_BYTES, j = load<i32>(f) & TAG_SLOT;
+          const r = q + ctz(bits), tag = load<i32>(tagp + (r << 2)), j = tag & TAG_SLOT;
           if (j == i) { tests--; continue; }
           nt++;
-          if (reachOverlap(ki, xi, yi, ai, bi, exact, f)) nf = emitAt(pairp, cap, nf, rev ? j : i, rev ? i : j);
+          if (reachTagOverlap(ki, xi, yi, ai, bi, exact, tag, entp + r * ENTRY_BYTES)) nf = emitAt(pairp, cap, nf, rev ? j : i, rev ? i : j);
         }
       }
     }
@@ -1697,6 +1701,16 @@ let sparseRuns = false;
 @inline function reachOverlap(ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, exact: i32, f: i32): bool {
   return (load<i32>(f, 20) & exact) != 0 ||
     overlapInline(ki, xi, yi, ai, bi, load<i32>(f) >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16));
+}
+
+/**
+ * reachOverlap from a record's tag plane entry (reachScatter's: its tag, with REACH_EXACT when the
+ * record is an exact rect): exact rects need nothing more, so the record f is read only otherwise.
+ */
+// @ts-ignore: decorator
+@inline function reachTagOverlap(ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, exact: i32, tag: i32, f: i32): bool {
+  return (tag & exact) != 0 ||
+    overlapInline(ki, xi, yi, ai, bi, (tag & ~REACH_EXACT) >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16));
 }
 
 /** emitPair with the pair count in a local: writes (a, b) as pair `n` if it fits; returns n + 1. */
