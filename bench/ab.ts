@@ -2,13 +2,16 @@
 // scenes, interleaved in one process, as `npm run bench:simd` times the two packaged cores. Before
 // timing, every build must give the same pairs, in the same order, with the same stats, call by
 // call; a build that differs stops the run with the scene and frame. Prints, per scene, each
-// build's least mean ms per frame and its ratio to the first build (new / old below 1 is faster).
+// build's least mean ms per frame and its ratio to the first build (new / old below 1 is faster),
+// then the median ratio of frame-by-frame pairs against the first build (core_runs.paired), the
+// steadier of the two on a machine whose speed wanders.
 //
 // Scenes are named as in bench/results/simd.md ("circles self", "clustered bipartite", ...);
 // default: circles self and the six box scenes. Knobs: BENCH_SIZES (default 10000,100000),
-// BENCH_ROUNDS (default 12), BENCH_WORLDS (worlds per build, default 2).
+// BENCH_ROUNDS (default 12), BENCH_WORLDS (worlds per build, default 2), BENCH_PAIRS (frame
+// pairs per build, default 400; 0 leaves the paired ratios out).
 import { readFileSync } from "node:fs";
-import { interleave, sceneRun, type Run } from "./core_runs.js";
+import { interleave, paired, sceneRun, type Run } from "./core_runs.js";
 import { MODES, SHAPES } from "./peers/scenes.js";
 
 const FRAMES = 8;
@@ -23,6 +26,7 @@ const scenes = named.length > 0 ? named : known;
 const sizes = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 12);
 const worlds = Number(process.env.BENCH_WORLDS ?? 2);
+const pairs = Number(process.env.BENCH_PAIRS ?? 400);
 const bytes = files.map((f) => readFileSync(f));
 
 /** What a call left behind, for comparing builds: its pairs in order and its stats. */
@@ -46,5 +50,9 @@ for (const n of sizes) {
     }
     const best = interleave(runs, rounds, FRAMES);
     console.log(`${name} ${n.toLocaleString("en-US")}: ` + files.map((f, j) => `${f} ${best[j].toFixed(3)} ms` + (j > 0 ? ` (${(best[j] / best[0]).toFixed(3)})` : "")).join(", "));
+    if (pairs > 0) {
+      const ratio = paired(runs.map((list) => list[0]), pairs);
+      console.log(`  paired, median of ${pairs} frame pairs: ` + files.slice(1).map((f, j) => `${f} / ${files[0]} ${ratio[j + 1].toFixed(3)}`).join(", "));
+    }
   }
 }

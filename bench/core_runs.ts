@@ -1,7 +1,9 @@
 // The interleaved timing that `npm run bench:simd` and `npm run bench:ab` share: a wasm core's
 // worlds on the peers scenes (bench/peers/scenes.ts) or on MovingCircles (bench/scene.ts), and
 // rounds that alternate which core goes first, each core's time the least mean ms per frame over
-// rounds and worlds, so a noisy machine's slow spells drop out.
+// rounds and worlds, so a noisy machine's slow spells drop out. bench:ab also pairs the cores
+// frame by frame (paired), whose ratios hold when the machine's speed changes from one second to
+// the next (this VM's does, by up to 1.5x).
 import { createWorld } from "../bindings/node.js";
 import type { World } from "../bindings/world.js";
 import { BoxScene, type Mode, type Shape } from "./peers/scenes.js";
@@ -69,4 +71,37 @@ export function interleave(runs: Run[][], rounds: number, frames: number): numbe
     }
   }
   return best;
+}
+
+/**
+ * Times runs[0] against each other run frame by frame: the two alternate (A B, then B A), and each
+ * frame's time is divided by its neighbour's. Returns, per run, the median of those ratios over
+ * `pairs` pairs (1 for runs[0]). Neighbouring frames share the machine's state, so its slow and
+ * fast spells cancel; the caches, though, are the other run's, as in a game whose frame does other
+ * work between collision calls.
+ */
+export function paired(runs: Run[], pairs: number): number[] {
+  const time = (run: Run) => {
+    run.step();
+    const t0 = performance.now();
+    run.frame();
+    return performance.now() - t0;
+  };
+  const ratios = new Float64Array(pairs);
+  return runs.map((run, j) => {
+    if (j === 0) return 1;
+    for (let k = 0; k < pairs; k++) {
+      let a: number, b: number;
+      if (k & 1) { a = time(runs[0]); b = time(run); } else { b = time(run); a = time(runs[0]); }
+      ratios[k] = b / a;
+    }
+    return median(ratios);
+  });
+}
+
+/** The median of a sample (sorted in place). */
+function median(v: Float64Array): number {
+  v.sort();
+  const h = v.length >> 1;
+  return v.length & 1 ? v[h] : (v[h - 1] + v[h]) / 2;
 }

@@ -3,7 +3,7 @@
 // runs give both packaged cores the same worlds.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { interleave, sceneRun, type Run } from "../bench/core_runs.js";
+import { interleave, paired, sceneRun, type Run } from "../bench/core_runs.js";
 
 describe("interleave", () => {
   it("runs every world of every core for rounds x frames, rotating which core goes first", () => {
@@ -29,6 +29,21 @@ describe("interleave", () => {
     for (let k = 0; k < firsts.length; k += 3) expect(new Set(firsts.slice(k, k + 3)).size).toBe(3);
     expect(best.length).toBe(3);
     for (const ms of best) expect(ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("paired alternates the first run with each other one, frame by frame, each going first in turn", () => {
+    const order: string[] = [];
+    const fake = (name: string): Run => ({
+      world: undefined as never,
+      step() { order.push(`step ${name}`); },
+      frame() { order.push(name); return 0; },
+    });
+    const ratios = paired([fake("a"), fake("b"), fake("c")], 4);
+    const frames = order.filter((e) => !e.startsWith("step"));
+    expect(frames).toEqual(["b", "a", "a", "b", "b", "a", "a", "b", "c", "a", "a", "c", "c", "a", "a", "c"]);
+    expect(order.filter((e) => e.startsWith("step")).length).toBe(frames.length);
+    expect(ratios.length).toBe(3);
+    expect(ratios[0]).toBe(1);
   });
 
   it("scene runs give the scalar and SIMD cores the same pairs, in order, with the same stats", async () => {
