@@ -482,10 +482,12 @@ function scatterPass(n: i32): void {
   let s = 0;
   if (ASC_FEATURE_SIMD) {
     // Four consecutive slots load as four vectors, transposed into four (x, y, a, b) records:
-    // one store per record where the scalar loop has four loads and four stores.
+    // one store per record where the scalar loop has four loads and four stores. Their homes load
+    // as one vector, and a group holding a large entity (home -1) goes one by one, so the common
+    // group has one branch, not one per record.
     for (; s + 4 <= n; s += 4) {
-      const i = load<i32>(selp + (s << 2));
-      if (load<i32>(selp + (s << 2), 12) - i != 3) {
+      const i = load<i32>(selp + (s << 2)), homes = v128.load(homep + (s << 2));
+      if ((load<i32>(selp + (s << 2), 12) - i != 3) | (i32x4.bitmask(homes) != 0)) {
         for (let t = s; t < s + 4; t++) scatterOne(t, homep, cellsp, entp, selp, kp, xp, yp, ap, bp);
         continue;
       }
@@ -494,10 +496,10 @@ function scatterPass(n: i32): void {
       const xy01 = f32x4.shuffle(x, y, 0, 4, 1, 5), ab01 = f32x4.shuffle(a, b, 0, 4, 1, 5);
       const xy23 = f32x4.shuffle(x, y, 2, 6, 3, 7), ab23 = f32x4.shuffle(a, b, 2, 6, 3, 7);
       const kinds = load<u32>(kp + i);
-      scatterRecord(s, i, kinds, f32x4.shuffle(xy01, ab01, 0, 1, 4, 5), homep, cellsp, entp);
-      scatterRecord(s + 1, i + 1, kinds >> 8, f32x4.shuffle(xy01, ab01, 2, 3, 6, 7), homep, cellsp, entp);
-      scatterRecord(s + 2, i + 2, kinds >> 16, f32x4.shuffle(xy23, ab23, 0, 1, 4, 5), homep, cellsp, entp);
-      scatterRecord(s + 3, i + 3, kinds >> 24, f32x4.shuffle(xy23, ab23, 2, 3, 6, 7), homep, cellsp, entp);
+      scatterRecord(i32x4.extract_lane(homes, 0), i, kinds, f32x4.shuffle(xy01, ab01, 0, 1, 4, 5), cellsp, entp);
+      scatterRecord(i32x4.extract_lane(homes, 1), i + 1, kinds >> 8, f32x4.shuffle(xy01, ab01, 2, 3, 6, 7), cellsp, entp);
+      scatterRecord(i32x4.extract_lane(homes, 2), i + 2, kinds >> 16, f32x4.shuffle(xy23, ab23, 0, 1, 4, 5), cellsp, entp);
+      scatterRecord(i32x4.extract_lane(homes, 3), i + 3, kinds >> 24, f32x4.shuffle(xy23, ab23, 2, 3, 6, 7), cellsp, entp);
     }
   }
   for (; s < n; s++) scatterOne(s, homep, cellsp, entp, selp, kp, xp, yp, ap, bp);
@@ -523,11 +525,9 @@ function scatterPass(n: i32): void {
   store<i32>(e, c, 20);
 }
 
-/** scatterOne with slot i's (x, y, a, b) already in one vector and its kind in the low byte of `kind`. */
+/** scatterOne for a small entity (home cell c), slot i's (x, y, a, b) already in one vector and its kind in the low byte of `kind`. */
 // @ts-ignore: decorator
-@inline function scatterRecord(s: i32, i: i32, kind: u32, xyab: v128, homep: i32, cellsp: i32, entp: i32): void {
-  const c = load<i32>(homep + (s << 2));
-  if (c < 0) return;
+@inline function scatterRecord(c: i32, i: i32, kind: u32, xyab: v128, cellsp: i32, entp: i32): void {
   const p = cellsp + (c << 2);
   const pos = load<i32>(p);
   store<i32>(p, pos + 1);
