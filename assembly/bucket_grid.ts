@@ -577,7 +577,7 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
     records = reachPass(n, inv, hdr(H_CAPACITY));
     if (records < 0) return -1;
     prefixSum((ncols + 1) * (nrows + 1));
-    reachScatter(n);
+    reachScatter(n, records);
   } else {
     large = homePass(n, inv, invY);
     records = n - large;
@@ -634,34 +634,25 @@ function reachPass(n: i32, inv: f32, most: i32): i32 {
 
 /**
  * Pass 3 of a reach grid: a record of each entity in every cell it reaches (reachPass's cells), in
- * selection order. A rect whose f32 box is its exact box gets REACH_EXACT in its records' cell field.
+ * selection order (`records` in all). A rect whose f32 box is its exact box gets REACH_EXACT in its
+ * records' cell field.
  */
-function reachScatter(n: i32): void {
+function reachScatter(n: i32, records: i32): void {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), homep = hdr(H_HOME), pitch = ncols + 1;
-  const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, tagp = hdr(H_LARGE);
   for (let s = 0; s < n; s++) {
     const i = load<i32>(selp + (s << 2)), tag = i | (<i32>load<u8>(kp + i) << KIND_SHIFT);
     const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const o = homep + s * 12, c = load<i32>(o), dx = load<i32>(o, 4), dy = load<i32>(o, 8);
-    const k = tag >>> KIND_SHIFT, exact = rectExact(k, x, y, a, b);
-    // The SIMD probe's box planes and tag plane are written here too (fillPlanes' boxes, once per entity).
-    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
+    const exact = rectExact(tag >>> KIND_SHIFT, x, y, a, b);
     for (let row = c; row <= c + dy * pitch; row += pitch) {
-      for (let q = row; q <= row + dx; q++) {
-        const pos = putRecord(cellsp, entp, q, tag, x, y, a, b, exact);
-        if (ASC_FEATURE_SIMD) {
-          const pl = planep + (pos << 2);
-          store<f32>(pl, x0);
-          store<f32>(pl + stride, y0);
-          store<f32>(pl + 2 * stride, x1);
-          store<f32>(pl + 3 * stride, y1);
-          store<i32>(tagp + (pos << 2), tag | exact);
-        }
-      }
+      for (let q = row; q <= row + dx; q++) putRecord(cellsp, entp, q, tag, x, y, a, b, exact);
     }
   }
+  // The SIMD probe's box planes and tag plane, in record order: written with each record, they
+  // were six random writes a record where the records alone are one.
+  if (ASC_FEATURE_SIMD) fillPlanes(entp, records, hdr(H_PLANES), (hdr(H_CAPACITY) + PLANE_SLACK) << 2, hdr(H_LARGE), true);
 }
 
 /** Appends record (tag, x, y, a, b, c | flag) to cell c's run; returns its index. */
@@ -1090,11 +1081,11 @@ function walkGrid(): bool {
 
 /**
  * The box of every entry record, as recordOverlaps computes it, into four planes (x0s, y0s, x1s,
- * y1s, each PLANE_STRIDE floats): the SIMD pair walk then tests four records with four loads. (A
- * reach grid's records get theirs as they are written, in reachScatter.) Each record's cell goes
- * to cellp (i32 per record; H_HOME, free once the scatter has read it).
+ * y1s, each PLANE_STRIDE floats): the SIMD pair walk then tests four records with four loads.
+ * Each record's cell field goes to cellp (i32 per record; H_HOME, free once the scatter has read
+ * it), or with `tags` (a reach grid) its tag, with the cell field's REACH_EXACT bit (H_LARGE).
  */
-function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32, cellp: i32): void {
+function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32, cellp: i32, tags: bool): void {
   let p = 0;
   if (ASC_FEATURE_SIMD) {
     // Four records a step: (tag, x, y, a) and (y, a, b, cell) of each loaded as two vectors and
@@ -1102,6 +1093,7 @@ function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32, cellp: i32): vo
     // loads and four stores per record; the cells go to their own array, so the walk's first
     // pass reads four bytes an entity instead of a 24-byte record.
     const circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    const tagMask = i32x4.splat(tags ? -1 : 0), fieldMask = i32x4.splat(tags ? REACH_EXACT : -1);
     for (; p + 4 <= n; p += 4) {
       const e = entp + p * ENTRY_BYTES;
       const l0 = v128.load(e), l1 = v128.load(e + ENTRY_BYTES), l2 = v128.load(e + 2 * ENTRY_BYTES), l3 = v128.load(e + 3 * ENTRY_BYTES);
@@ -1109,7 +1101,7 @@ function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32, cellp: i32): vo
       const t0 = i32x4.shuffle(l0, l1, 0, 4, 1, 5), t1 = i32x4.shuffle(l2, l3, 0, 4, 1, 5);
       const t2 = i32x4.shuffle(l0, l1, 2, 6, 3, 7), t3 = i32x4.shuffle(l2, l3, 2, 6, 3, 7);
       const u0 = i32x4.shuffle(h0, h1, 2, 6, 3, 7), u1 = i32x4.shuffle(h2, h3, 2, 6, 3, 7);
-      const k = i32x4.shr_u(i32x4.shuffle(t0, t1, 0, 1, 4, 5), KIND_SHIFT);
+      const tag = i32x4.shuffle(t0, t1, 0, 1, 4, 5), k = i32x4.shr_u(tag, KIND_SHIFT);
       const x = i32x4.shuffle(t0, t1, 2, 3, 6, 7), y = i32x4.shuffle(t2, t3, 0, 1, 4, 5), a = i32x4.shuffle(t2, t3, 2, 3, 6, 7);
       const b = i32x4.shuffle(u0, u1, 0, 1, 4, 5);
       const ac = v128.and(a, i32x4.eq(k, circle));
@@ -1118,7 +1110,7 @@ function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32, cellp: i32): vo
       v128.store(o + stride, f32x4.sub(y, ac));
       v128.store(o + 2 * stride, f32x4.add(x, v128.and(a, i32x4.ge_u(k, circle))));
       v128.store(o + 3 * stride, f32x4.add(y, v128.bitselect(b, ac, i32x4.eq(k, rect))));
-      v128.store(cellp + (p << 2), i32x4.shuffle(u0, u1, 2, 3, 6, 7));
+      v128.store(cellp + (p << 2), v128.or(v128.and(tag, tagMask), v128.and(i32x4.shuffle(u0, u1, 2, 3, 6, 7), fieldMask)));
     }
   }
   for (; p < n; p++) {
@@ -1130,7 +1122,8 @@ function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32, cellp: i32): vo
     store<f32>(o + stride, boxLo(k, y, a));
     store<f32>(o + 2 * stride, boxX1(k, x, a));
     store<f32>(o + 3 * stride, boxY1(k, y, a, b));
-    store<i32>(cellp + (p << 2), load<i32>(f, 20));
+    const field = load<i32>(f, 20);
+    store<i32>(cellp + (p << 2), tags ? load<i32>(f) | (field & REACH_EXACT) : field);
   }
 }
 
@@ -1146,7 +1139,7 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2;
   const cellp = hdr(H_HOME);
-  fillPlanes(entp, small, planep, stride, cellp);
+  fillPlanes(entp, small, planep, stride, cellp, false);
   let tests = 0;
   if (!crowded) {
     // Pass 1: the first four records of both runs in one step per entity, and the entity listed,
@@ -1482,7 +1475,7 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
   // The SIMD build's list: (slot, run start, run end, overlap bits of the first four) per probe,
   // 16 bytes, in H_BOX (16 bytes per slot; a reach grid has no large entities). The candidates
   // (slot, cell field) come first in the same place and are listed over. The records' box planes
-  // were written with the records (reachScatter), and their tags, with REACH_EXACT for exact
+  // were filled after the records (reachScatter), and their tags, with REACH_EXACT for exact
   // rects, as a plane in H_LARGE (a reach grid has no large entities): the second pass reads a
   // record itself only for a shape test.
   const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2, listp = hdr(H_BOX);
