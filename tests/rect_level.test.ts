@@ -418,8 +418,9 @@ for (const backend of BACKENDS) {
       for (let frame = 0; frame < 3; frame++) {
         ox.set(level.projX.subarray(0, n)); oy.set(level.projY.subarray(0, n));
         hitsTotal += level.moveProjectiles(n);
-        const nx = level.projX, ny = level.projY;
-        for (let q = 0; q < n; q++) if (passesThrough(inner, ox[q], oy[q], nx[q], ny[q], pr[q])) through++;
+        // Views re-read after the call: its first quadtree build may grow memory, detaching px..pr.
+        const nx = level.projX, ny = level.projY, nr = level.projR;
+        for (let q = 0; q < n; q++) if (passesThrough(inner, ox[q], oy[q], nx[q], ny[q], nr[q])) through++;
       }
       expect(hitsTotal).toBeGreaterThan(10000);
       expect(through).toBe(0);
