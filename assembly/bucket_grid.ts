@@ -1456,8 +1456,8 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
  * four-probe loop, this kept too many vectors live: the loop spilled and ran 10% slower.) After a
  * call whose runs were short (sparseRuns), the first pass only writes each probe to a candidate
  * list, advancing past it when its run holds records (again without a branch), and a middle pass
- * runs the four-record compare for the candidates alone: in a bullet hell most runs are empty. The second pass tests the listed probes
- * in order.
+ * runs the four-record compare for the candidates alone: in a bullet hell most runs are empty.
+ * The second pass tests the listed probes in order.
  */
 function probeReach(count: i32, mask: u32, rev: bool): void {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
