@@ -1455,9 +1455,9 @@ function probeGrid(count: i32, mask: u32, rev: bool): void {
  * many meet something as not, and a branch on it mispredicts as often. (Done lane by lane in the
  * four-probe loop, this kept too many vectors live: the loop spilled and ran 10% slower.) After a
  * call whose runs were short (sparseRuns), the first pass only writes each probe to a candidate
- * list, advancing past it when its run holds records (again without a branch), and a middle pass
- * runs the four-record compare for the candidates alone: in a bullet hell most runs are empty.
- * The second pass tests the listed probes in order.
+ * list (candStaged, from the same stage), advancing past it when its run holds records (again
+ * without a branch), and a middle pass runs the four-record compare for the candidates alone: in
+ * a bullet hell most runs are empty. The second pass tests the listed probes in order.
  */
 function probeReach(count: i32, mask: u32, rev: bool): void {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
@@ -1507,37 +1507,28 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       // Byte offset of each probe's cell field (its run's end; the field before is its start). A
       // lane that does not probe reads the padding cell right of row 0, whose run is always empty.
       const cell = v128.bitselect(i32x4.shl(i32x4.add(i32x4.mul(cellsOf(y0, oyv, invv, lastRow), pitchv), cellsOf(x0, oxv, invv, lastCol)), 2), emptyv, inside);
+      // Staged: slots and cell fields by lane (and boxes, unless runs are sparse), four probes to
+      // a store; reachStaged or candStaged takes them a probe at a time every STAGE_GROUPS
+      // groups, with few values live.
+      const g = staged << 4;
+      v128.store(STAGE + g, i32x4.add(i32x4.splat(i), i32x4(0, 1, 2, 3)));
+      v128.store(STAGE + g, i32x4.add(i32x4.splat(cellsp), cell), STAGE_PLANE);
       if (!sparseRuns) {
-        // Staged: slots, cell fields and boxes by lane, four probes to a store; reachStaged
-        // takes them a probe at a time every STAGE_GROUPS groups, with few values live.
-        const g = staged << 4;
-        v128.store(STAGE + g, i32x4.add(i32x4.splat(i), i32x4(0, 1, 2, 3)));
-        v128.store(STAGE + g, i32x4.add(i32x4.splat(cellsp), cell), STAGE_PLANE);
         v128.store(STAGE + g, x0, 2 * STAGE_PLANE);
         v128.store(STAGE + g, y0, 3 * STAGE_PLANE);
         v128.store(STAGE + g, x1, 4 * STAGE_PLANE);
         v128.store(STAGE + g, y1, 5 * STAGE_PLANE);
-        if (++staged == STAGE_GROUPS) {
-          listed = reachStaged(staged << 2, planep, stride, listp, listed);
-          staged = 0;
-        }
-        continue;
       }
-      // Each probe whose run holds records goes on the candidate list (slot, cell field), without a branch.
-      const d0 = cellsp + i32x4.extract_lane(cell, 0), r0 = load<i32>(d0) - load<i32>(d0 - 4);
-      tests += r0;
-      cand = candLane(i, d0, r0, listp, cand);
-      const d1 = cellsp + i32x4.extract_lane(cell, 1), r1 = load<i32>(d1) - load<i32>(d1 - 4);
-      tests += r1;
-      cand = candLane(i + 1, d1, r1, listp, cand);
-      const d2 = cellsp + i32x4.extract_lane(cell, 2), r2 = load<i32>(d2) - load<i32>(d2 - 4);
-      tests += r2;
-      cand = candLane(i + 2, d2, r2, listp, cand);
-      const d3 = cellsp + i32x4.extract_lane(cell, 3), r3 = load<i32>(d3) - load<i32>(d3 - 4);
-      tests += r3;
-      cand = candLane(i + 3, d3, r3, listp, cand);
+      if (++staged == STAGE_GROUPS) {
+        if (sparseRuns) cand = candStaged(staged << 2, listp, cand);
+        else listed = reachStaged(staged << 2, planep, stride, listp, listed);
+        staged = 0;
+      }
     }
-    if (staged != 0) listed = reachStaged(staged << 2, planep, stride, listp, listed);
+    if (staged != 0) {
+      if (sparseRuns) cand = candStaged(staged << 2, listp, cand);
+      else listed = reachStaged(staged << 2, planep, stride, listp, listed);
+    }
     tests += stagedTests;
     w = min4(wv, true);
     h = min4(hv, true);
@@ -1650,6 +1641,21 @@ function reachStaged(lanes: i32, planep: i32, stride: i32, listp: i32, listed: i
   }
   stagedTests += tests;
   return listed;
+}
+
+/**
+ * probeReach's first pass for `lanes` staged probes when runs are sparse: candLane on each, in
+ * order (a lane that does not probe has the empty padding cell). Returns the candidate count.
+ */
+function candStaged(lanes: i32, listp: i32, cand: i32): i32 {
+  let tests = 0;
+  for (let l = 0; l < lanes; l++) {
+    const o = STAGE + (l << 2), cp = load<i32>(o, STAGE_PLANE), run = load<i32>(cp) - load<i32>(cp - 4);
+    tests += run;
+    cand = candLane(load<i32>(o), cp, run, listp, cand);
+  }
+  stagedTests += tests;
+  return cand;
 }
 
 // Whether the last probeReach's runs held under half a record per probe on average: the SIMD
