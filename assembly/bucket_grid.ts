@@ -1181,16 +1181,14 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
       if (n1 > 4) {
         tests -= n1 - 4;
         found = nf; narrowTests = nt;
-        pairsAgainst4(i, k, x, y, a, b, f32x4.splat(load<f32>(o)), f32x4.splat(load<f32>(o + stride)), f32x4.splat(load<f32>(o + 2 * stride)),
-          f32x4.splat(load<f32>(o + 3 * stride)), entp, planep, stride, p + 5, east, pairp, cap, false);
+        pairsPastFour(i, k, x, y, a, b, o, entp, planep, stride, p + 5, east, pairp, cap);
         nf = found; nt = narrowTests;
       }
       for (let m = bits >> 4; m != 0; m &= m - 1) nf = hitAt(i, k, x, y, a, b, entp + (below0 + ctz(m)) * ENTRY_BYTES, pairp, cap, nf);
       if (n2 > 4) {
         tests -= n2 - 4;
         found = nf; narrowTests = nt;
-        pairsAgainst4(i, k, x, y, a, b, f32x4.splat(load<f32>(o)), f32x4.splat(load<f32>(o + stride)), f32x4.splat(load<f32>(o + 2 * stride)),
-          f32x4.splat(load<f32>(o + 3 * stride)), entp, planep, stride, below0 + 4, below1, pairp, cap, false);
+        pairsPastFour(i, k, x, y, a, b, o, entp, planep, stride, below0 + 4, below1, pairp, cap);
         nf = found; nt = narrowTests;
       }
     }
@@ -1242,6 +1240,18 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
     }
     q += 4;
   } while (q < to);
+}
+
+/**
+ * The walk's second pass past a run's first four records: pairsAgainst4 from `from` to `to` for
+ * entry i (shape k..b), its box loaded from the planes at o (its own entry). Counts on the globals.
+ */
+// @ts-ignore: decorator
+@inline function pairsPastFour(
+  i: i32, k: i32, x: f32, y: f32, a: f32, b: f32, o: i32, entp: i32, planep: i32, stride: i32, from: i32, to: i32, pairp: i32, cap: i32,
+): void {
+  pairsAgainst4(i, k, x, y, a, b, f32x4.splat(load<f32>(o)), f32x4.splat(load<f32>(o + stride)), f32x4.splat(load<f32>(o + 2 * stride)),
+    f32x4.splat(load<f32>(o + 3 * stride)), entp, planep, stride, from, to, pairp, cap, false);
 }
 
 /** Which of the four plane boxes at p overlap box x0..y1 (splat in each lane; edges touching count), as recordOverlaps. */
@@ -1695,16 +1705,19 @@ let sparseRuns = false;
   return listed + (<i32>(bits != 0) | <i32>(run > 4));
 }
 
-/** Whether the probe (shape ki..bi; `exact`: its rectExact) and record f overlap, their boxes known to: reachHit's test. */
+/**
+ * Whether the probe (shape ki..bi; `exact`: its rectExact) and record f overlap, their boxes known
+ * to: reachHit's test, with the record's tag and its cell field's REACH_EXACT bit as one word.
+ */
 // @ts-ignore: decorator
 @inline function reachOverlap(ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, exact: i32, f: i32): bool {
-  return (load<i32>(f, 20) & exact) != 0 ||
-    overlapInline(ki, xi, yi, ai, bi, load<i32>(f) >>> KIND_SHIFT, load<f32>(f, 4), load<f32>(f, 8), load<f32>(f, 12), load<f32>(f, 16));
+  return reachTagOverlap(ki, xi, yi, ai, bi, exact, load<i32>(f) | (load<i32>(f, 20) & REACH_EXACT), f);
 }
 
 /**
- * reachOverlap from a record's tag plane entry (reachScatter's: its tag, with REACH_EXACT when the
- * record is an exact rect): exact rects need nothing more, so the record f is read only otherwise.
+ * reachOverlap from a record's tag with REACH_EXACT when the record is an exact rect (the SIMD
+ * probe's tag plane holds that word): exact rects need nothing more, so the record f is read only
+ * otherwise.
  */
 // @ts-ignore: decorator
 @inline function reachTagOverlap(ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, exact: i32, tag: i32, f: i32): bool {
