@@ -327,13 +327,16 @@ function chooseShape(n: i32, cellSize: f32, cellSizeY: f32, cover: bool): void {
 }
 
 /**
- * Pass 2: home cell of each selected entity and counts per cell. Large entities (reaching more
- * than one cell past home) go to the large list instead (their selection index; their box into
- * H_BOX at that index); returns how many did.
+ * Pass 2: home cell of each selected entity and counts per cell, and each entity's rank in its
+ * cell (the count before it, in H_PLANES' first plane, free until the walk fills the planes): the
+ * scatter then reads its cell's start instead of bumping a cursor, so the random cell fields are
+ * written once, here. Large entities (reaching more than one cell past home) go to the large list
+ * instead (their selection index; their box into H_BOX at that index); returns how many did.
  */
 function homePass(n: i32, inv: f32, invY: f32): i32 {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const boxp = hdr(H_BOX), selp = hdr(H_SEL), cellsp = hdr(H_CELLS) + 4, homep = hdr(H_HOME), largep = hdr(H_LARGE);
+  const rankp = hdr(H_PLANES);
   const cols = ncols, rows = nrows, pitch = cols + 1, ox = minX, oy = minY;
   memory.fill(cellsp - 4, 0, (pitch * (rows + 1) + 1) << 2);
   let large = 0, s = 0;
@@ -368,16 +371,17 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
       v128.store(homep + (s << 2), home);
       const bigBits = i32x4.bitmask(big);
       if (bigBits == 0) {
-        bump(cellsp + (i32x4.extract_lane(home, 0) << 2));
-        bump(cellsp + (i32x4.extract_lane(home, 1) << 2));
-        bump(cellsp + (i32x4.extract_lane(home, 2) << 2));
-        bump(cellsp + (i32x4.extract_lane(home, 3) << 2));
+        const r = rankp + (s << 2);
+        store<i32>(r, rank(cellsp + (i32x4.extract_lane(home, 0) << 2)));
+        store<i32>(r, rank(cellsp + (i32x4.extract_lane(home, 1) << 2)), 4);
+        store<i32>(r, rank(cellsp + (i32x4.extract_lane(home, 2) << 2)), 8);
+        store<i32>(r, rank(cellsp + (i32x4.extract_lane(home, 3) << 2)), 12);
         continue;
       }
       v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, home, 64);
       for (let l = 0; l < 4; l++) {
         const f = LANES + (l << 2);
-        if ((bigBits & (1 << l)) == 0) { bump(cellsp + (load<i32>(f, 64) << 2)); continue; }
+        if ((bigBits & (1 << l)) == 0) { store<i32>(rankp + ((s + l) << 2), rank(cellsp + (load<i32>(f, 64) << 2))); continue; }
         markLarge(homep, boxp, largep, s + l, large++, load<f32>(f), load<f32>(f, 16), load<f32>(f, 32), load<f32>(f, 48));
       }
     }
@@ -395,9 +399,17 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
     }
     const c = c0y * pitch + c0x;
     store<i32>(homep + (s << 2), c);
-    bump(cellsp + (c << 2));
+    store<i32>(rankp + (s << 2), rank(cellsp + (c << 2)));
   }
   return large;
+}
+
+/** bump, returning the count before it: the entity's rank in its cell. */
+// @ts-ignore: decorator
+@inline function rank(p: i32): i32 {
+  const r = load<i32>(p);
+  store<i32>(p, r + 1);
+  return r;
 }
 
 /** Selected entity s goes to the large list at index `at`: no home cell, its box into H_BOX at s. */
@@ -444,8 +456,11 @@ function homePass(n: i32, inv: f32, invY: f32): i32 {
   return i32x4.replace_lane(i32x4.replace_lane(v, 2, <i32>load<u8>(p + i2)), 3, <i32>load<u8>(p + i3));
 }
 
-/** Exclusive prefix sum: each cell's count becomes its first entry. */
-function prefixSum(ncells: i32): void {
+/**
+ * Prefix sum: each cell's count becomes its first entry, or with `inclusive` its end (the next
+ * cell's first entry; the zero before cell 0 is then the start of cell 0).
+ */
+function prefixSum(ncells: i32, inclusive: bool): void {
   const cellsp = hdr(H_CELLS) + 4;
   let run = 0, c = 0;
   if (ASC_FEATURE_SIMD) {
@@ -458,7 +473,7 @@ function prefixSum(ncells: i32): void {
       const v = v128.load(p);
       const s1 = i32x4.add(v, i8x16.shuffle(zero, v, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
       const s2 = i32x4.add(s1, i8x16.shuffle(zero, s1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
-      v128.store(p, i32x4.add(carry, i32x4.sub(s2, v)));
+      v128.store(p, i32x4.add(carry, inclusive ? s2 : i32x4.sub(s2, v)));
       const total = i32x4.add(carry, s2);
       carry = i32x4.shuffle(total, total, 3, 3, 3, 3);
     }
@@ -467,17 +482,20 @@ function prefixSum(ncells: i32): void {
   for (; c < ncells; c++) {
     const p = cellsp + (c << 2);
     const k = load<i32>(p);
-    store<i32>(p, run);
+    store<i32>(p, inclusive ? run + k : run);
     run += k;
   }
 }
 
 /**
- * Pass 3: scatter the small entities, in selection (so slot) order, so each cell lists its
- * entities by ascending slot. Afterwards each cell's field holds its end, the next cell's start.
+ * Pass 3: scatter the small entities, each to its cell's start (the field before its cell's,
+ * after the inclusive prefix sum) plus its rank, so each cell lists its entities by ascending
+ * slot, and each cell's field holds its end, the next cell's start. The cell fields are only read
+ * here: at 100k entities they are over a megabyte, and a cursor bumped per entity was a second
+ * random write to them.
  */
 function scatterPass(n: i32): void {
-  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), selp = hdr(H_SEL);
+  const homep = hdr(H_HOME), cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), selp = hdr(H_SEL), rankp = hdr(H_PLANES);
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   let s = 0;
   if (ASC_FEATURE_SIMD) {
@@ -488,32 +506,30 @@ function scatterPass(n: i32): void {
     for (; s + 4 <= n; s += 4) {
       const i = load<i32>(selp + (s << 2)), homes = v128.load(homep + (s << 2));
       if ((load<i32>(selp + (s << 2), 12) - i != 3) | (i32x4.bitmask(homes) != 0)) {
-        for (let t = s; t < s + 4; t++) scatterOne(t, homep, cellsp, entp, selp, kp, xp, yp, ap, bp);
+        for (let t = s; t < s + 4; t++) scatterOne(t, homep, rankp, cellsp, entp, selp, kp, xp, yp, ap, bp);
         continue;
       }
       const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
       const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
       const xy01 = f32x4.shuffle(x, y, 0, 4, 1, 5), ab01 = f32x4.shuffle(a, b, 0, 4, 1, 5);
       const xy23 = f32x4.shuffle(x, y, 2, 6, 3, 7), ab23 = f32x4.shuffle(a, b, 2, 6, 3, 7);
-      const kinds = load<u32>(kp + i);
-      scatterRecord(i32x4.extract_lane(homes, 0), i, kinds, f32x4.shuffle(xy01, ab01, 0, 1, 4, 5), cellsp, entp);
-      scatterRecord(i32x4.extract_lane(homes, 1), i + 1, kinds >> 8, f32x4.shuffle(xy01, ab01, 2, 3, 6, 7), cellsp, entp);
-      scatterRecord(i32x4.extract_lane(homes, 2), i + 2, kinds >> 16, f32x4.shuffle(xy23, ab23, 0, 1, 4, 5), cellsp, entp);
-      scatterRecord(i32x4.extract_lane(homes, 3), i + 3, kinds >> 24, f32x4.shuffle(xy23, ab23, 2, 3, 6, 7), cellsp, entp);
+      const kinds = load<u32>(kp + i), ranks = v128.load(rankp + (s << 2));
+      scatterRecord(i32x4.extract_lane(homes, 0), i32x4.extract_lane(ranks, 0), i, kinds, f32x4.shuffle(xy01, ab01, 0, 1, 4, 5), cellsp, entp);
+      scatterRecord(i32x4.extract_lane(homes, 1), i32x4.extract_lane(ranks, 1), i + 1, kinds >> 8, f32x4.shuffle(xy01, ab01, 2, 3, 6, 7), cellsp, entp);
+      scatterRecord(i32x4.extract_lane(homes, 2), i32x4.extract_lane(ranks, 2), i + 2, kinds >> 16, f32x4.shuffle(xy23, ab23, 0, 1, 4, 5), cellsp, entp);
+      scatterRecord(i32x4.extract_lane(homes, 3), i32x4.extract_lane(ranks, 3), i + 3, kinds >> 24, f32x4.shuffle(xy23, ab23, 2, 3, 6, 7), cellsp, entp);
     }
   }
-  for (; s < n; s++) scatterOne(s, homep, cellsp, entp, selp, kp, xp, yp, ap, bp);
+  for (; s < n; s++) scatterOne(s, homep, rankp, cellsp, entp, selp, kp, xp, yp, ap, bp);
 }
 
-/** Scatters selected entity s (if small) into its cell's next entry. */
+/** Scatters selected entity s (if small) into its cell's entry at its rank. */
 // @ts-ignore: decorator
-@inline function scatterOne(s: i32, homep: i32, cellsp: i32, entp: i32, selp: i32, kp: i32, xp: i32, yp: i32, ap: i32, bp: i32): void {
+@inline function scatterOne(s: i32, homep: i32, rankp: i32, cellsp: i32, entp: i32, selp: i32, kp: i32, xp: i32, yp: i32, ap: i32, bp: i32): void {
   const c = load<i32>(homep + (s << 2));
   if (c < 0) return;
   const i = load<i32>(selp + (s << 2));
-  const p = cellsp + (c << 2);
-  const pos = load<i32>(p);
-  store<i32>(p, pos + 1);
+  const pos = load<i32>(cellsp + ((c - 1) << 2)) + load<i32>(rankp + (s << 2));
   // A copy of the shape and its cell travels with the slot: the pair loops then read memory in
   // order and never gather from the stores, where each gather cost a cache miss.
   const e = entp + pos * ENTRY_BYTES;
@@ -525,12 +541,10 @@ function scatterPass(n: i32): void {
   store<i32>(e, c, 20);
 }
 
-/** scatterOne for a small entity (home cell c), slot i's (x, y, a, b) already in one vector and its kind in the low byte of `kind`. */
+/** scatterOne for a small entity (home cell c, rank r), slot i's (x, y, a, b) already in one vector and its kind in the low byte of `kind`. */
 // @ts-ignore: decorator
-@inline function scatterRecord(c: i32, i: i32, kind: u32, xyab: v128, cellsp: i32, entp: i32): void {
-  const p = cellsp + (c << 2);
-  const pos = load<i32>(p);
-  store<i32>(p, pos + 1);
+@inline function scatterRecord(c: i32, r: i32, i: i32, kind: u32, xyab: v128, cellsp: i32, entp: i32): void {
+  const pos = load<i32>(cellsp + ((c - 1) << 2)) + r;
   const e = entp + pos * ENTRY_BYTES;
   store<i32>(e, i | ((kind & 0xff) << KIND_SHIFT));
   v128.store(e, xyab, 4);
@@ -576,12 +590,12 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
   if (cover) {
     records = reachPass(n, inv, hdr(H_CAPACITY));
     if (records < 0) return -1;
-    prefixSum((ncols + 1) * (nrows + 1));
+    prefixSum((ncols + 1) * (nrows + 1), false);
     reachScatter(n, records);
   } else {
     large = homePass(n, inv, invY);
     records = n - large;
-    prefixSum((ncols + 1) * (nrows + 1));
+    prefixSum((ncols + 1) * (nrows + 1), true);
     scatterPass(n);
   }
   setHdr(G_COLS, ncols);
