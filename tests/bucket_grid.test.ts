@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { makeScene, loadScene, mulberry32, SCENE_SHAPES, type SceneShape } from "../bench/scene.js";
 import { KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/node.js";
-import { refCrossPairs, refFirstHits, refQuery, refSelfPairs, shapeAt } from "./reference.js";
+import { refCrossPairs, refFirstHits, refOverlap, refQuery, refSelfPairs, shapeAt } from "./reference.js";
 import { COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY } from "../bindings/layout.js";
 import { BACKENDS, crossPairsOf, newWorld, pairKeys, selfPairsOf, sortedResults } from "./support.js";
 
@@ -114,6 +114,38 @@ describe("grid shapes", () => {
       expect(pairKeys(w.pairs, n, false)).toEqual(refSelfPairs(w, 0xffffffff));
       expect(w.stats().aabbTests).toBeLessThanOrEqual((500 * 499) / 2);
     }
+  });
+
+  it("a cell of more than 65,535 entities (the cores count in 16 bits until a cell fills) gives the same pairs and stats", async () => {
+    // 70,000 points at distinct positions (no two overlap) and 30 circles, in one cell of a user
+    // cell size: the wasm cores' u16 counts fill up and they count again in 32 bits.
+    const n = 70000, rnd = mulberry32(21);
+    const worlds: World[] = [];
+    for (const backend of BACKENDS) worlds.push(await newWorld(backend, { capacity: n + 64, cellSize: 1e6 }));
+    for (let k = 0; k < n; k++) {
+      const x = k * 0.01, y = ((k * 7919) % 1000) * 0.01;
+      for (const w of worlds) w.addPoint(x, y, 1);
+    }
+    const circles: number[] = [];
+    for (let k = 0; k < 30; k++) {
+      const x = rnd() * 700, y = rnd() * 10, r = 0.05 + rnd() * 0.5;
+      for (const w of worlds) circles.push(w.addCircle(x, y, r, 1));
+    }
+    // Only pairs with a circle in them can overlap: the reference tests those.
+    const w0 = worlds[0], ref = new Set<number>();
+    for (let c = n; c < n + 30; c++) {
+      for (let j = 0; j < n + 30; j++) {
+        if (j !== c && refOverlap(shapeAt(w0, c), shapeAt(w0, j))) ref.add(Math.min(c, j) * 4194304 + Math.max(c, j));
+      }
+    }
+    expect(ref.size).toBeGreaterThan(30);
+    const stats = [];
+    for (const w of worlds) {
+      expect(pairKeys(...selfPairsOf(w))).toEqual([...ref].sort((a, b) => a - b));
+      stats.push(w.stats());
+    }
+    expect(stats[0].cols * stats[0].rows).toBe(1);
+    for (const s of stats) expect(s).toEqual(stats[0]);
   });
 
   it("cross pairs index the smaller side and probe with the larger, in either order of the masks", async () => {
