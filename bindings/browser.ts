@@ -32,6 +32,7 @@ function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembl
     if (!module) {
       module = fromUrl(url);
       compiled.set(url, module);
+      module.catch(() => compiled.delete(url)); // a failed fetch or compile is tried again next time
     }
     return module;
   }

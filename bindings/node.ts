@@ -15,25 +15,29 @@ export * from "./level_objects.js";
 export * from "./casts.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
-let packaged: Promise<WebAssembly.Module> | null = null;
-let packagedSimd: Promise<WebAssembly.Module> | null = null;
+// Compiled cores by file URL, the packaged ones included: each compile starts V8's tier-up over
+// (a new module runs its first frames on baseline code), so worlds made from one file share one
+// module, as the browser entry's do.
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
-async function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
-  if (source === undefined && simd) {
-    packagedSimd ??= readFile(new URL("./hitcore-simd.wasm", import.meta.url)).then((bytes) => WebAssembly.compile(bytes));
-    return packagedSimd;
-  }
-  if (source === undefined) {
-    packaged ??= readFile(new URL("./hitcore.wasm", import.meta.url)).then((bytes) => WebAssembly.compile(bytes));
-    return packaged;
-  }
-  if (source instanceof URL || typeof source === "string") {
-    return WebAssembly.compile(await readFile(source instanceof URL ? source : new URL(source, import.meta.url)));
+function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
+  if (source === undefined || source instanceof URL || typeof source === "string") {
+    const url = source === undefined ? new URL(simd ? "./hitcore-simd.wasm" : "./hitcore.wasm", import.meta.url)
+      : source instanceof URL ? source : new URL(source, import.meta.url);
+    let module = compiled.get(url.href);
+    if (!module) {
+      module = readFile(url).then((bytes) => WebAssembly.compile(bytes), (err: NodeJS.ErrnoException) => {
+        throw new Error(`hitcore: could not read the core from ${url.href} (${err.code ?? err.message}). Pass options.wasm with the path of hitcore.wasm (or hitcore-simd.wasm), or leave it out for the packaged core.`);
+      });
+      compiled.set(url.href, module);
+      module.catch(() => compiled.delete(url.href)); // a failed read or compile is tried again next time
+    }
+    return module;
   }
   return compileSource(source);
 }
 
-/** Creates a world. The wasm backend (default) compiles the core once per process (the SIMD build where the engine has SIMD, unless `simd: false`); `backend: "js"` needs no wasm. */
+/** Creates a world. The wasm backend (default) compiles the core once per file (the SIMD build where the engine has SIMD, unless `simd: false`); `backend: "js"` needs no wasm. */
 export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
 }
@@ -43,7 +47,7 @@ export function createRectLevel(options: CreateRectLevelOptions = {}): Promise<R
   return createRectLevelWith(options, load);
 }
 
-/** Creates surfaces, polyhedra and balls in one kernel. The wasm backend (default) compiles the core once per process; `backend: "js"` needs no wasm. */
+/** Creates surfaces, polyhedra and balls in one kernel. The wasm backend (default) compiles the core once per file; `backend: "js"` needs no wasm. */
 export function createPlatforms(options: CreatePlatformsOptions = {}): Promise<Platforms> {
   return createPlatformsWith(options, load);
 }

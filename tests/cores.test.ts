@@ -2,7 +2,10 @@
 // instructions would be no faster, as rapier's once was), both must stay small, and the node entry
 // must load the SIMD one exactly when the engine validates SIMD and the caller did not opt out.
 // That both give identical answers is every differential test's business (BACKENDS in support.ts).
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
@@ -89,6 +92,24 @@ describe("the node entry's choice of core", () => {
   it("compiles the caller's core, whatever the engine supports", async () => {
     expect(await coreLoadedFor({ wasm: scalarBytes })).toBe("hitcore.wasm");
     expect(await coreLoadedFor({ wasm: simdBytes, simd: false })).toBe("hitcore-simd.wasm");
+  });
+
+  it("compiles a core file once however many worlds it makes, and reads a file that failed again", async () => {
+    vi.resetModules();
+    const dir = await mkdtemp(join(tmpdir(), "hitcore-"));
+    const file = pathToFileURL(join(dir, "core.wasm"));
+    const { createWorld } = await import("../dist/node.js");
+    await expect(createWorld({ wasm: file })).rejects.toThrow(/could not read the core from .*core\.wasm \(ENOENT\)\. Pass options\.wasm/);
+    await writeFile(file, simdBytes);
+    const compile = vi.spyOn(WebAssembly, "compile");
+    const worlds = [await createWorld({ wasm: file, capacity: 4 }), await createWorld({ wasm: file.href, capacity: 4 })];
+    expect(compile).toHaveBeenCalledTimes(1);
+    for (const w of worlds) {
+      w.addCircle(0, 0, 2);
+      w.addCircle(3, 0, 2);
+      expect(w.selfPairs()).toBe(1);
+    }
+    await rm(dir, { recursive: true });
   });
 
   it("rejects a simd option that is not a boolean, naming it", async () => {
