@@ -329,9 +329,11 @@ function chooseShape(n: i32, cellSize: f32, cellSizeY: f32, cover: bool): void {
 /**
  * Pass 2: home cell of each selected entity and counts per cell, and each entity's rank in its
  * cell (the count before it, in H_PLANES' first plane, free until the walk fills the planes): the
- * scatter then reads its cell's start instead of bumping a cursor, so the random cell fields are
- * written once, here. Large entities (reaching more than one cell past home) go to the large list
- * instead (their selection index; their box into H_BOX at that index); returns how many did.
+ * scatter then reads its cell's start instead of bumping a cursor, so the random counts are
+ * written once, here. The counts are T: u16 in the entries (free until the scatter; prefix16
+ * makes the cell fields from them) or i32 in the cell fields. Large entities (reaching more than
+ * one cell past home) go to the large list instead (their selection index; their box into H_BOX
+ * at that index); returns how many did, or -1 when a u16 count may have wrapped.
  */
 function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
@@ -413,7 +415,8 @@ function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
     store<i32>(rankp + (s << 2), r);
     full |= r;
   }
-  // A cell of 65,535 small entities: its u16 count may have wrapped.
+  // A rank of 0xffff (a u16 count that wrapped) sets all 16 bits of the ranks' or; so does a
+  // cell past 32,767 entities now and then, which only costs the i32 pass.
   if (sizeof<T>() == 2 && full >= 0xffff) return -1;
   return large;
 }
