@@ -58,12 +58,13 @@ async function main(): Promise<void> {
     const modes = (list("modes") ?? MODES).filter((m): m is Mode => (MODES as string[]).includes(m));
     const sizes = (list("sizes") ?? ["1000", "10000"]).map(Number).filter((n) => Number.isInteger(n) && n > 0);
     const timeMs = Number(params.get("time") ?? 150);
+    const rounds = Number(params.get("rounds") ?? 1);
     const frameBudgetMs = Number(params.get("budget") ?? 250);
     const maxFrameMs = Number(params.get("cap") ?? 1000);
     const mustSizes = (list("must") ?? ["10000"]).map(Number);
     const started = performance.now();
     const results = await runPeers({
-      peers: chosen, shapes, modes, sizes, timeMs, warmMs: Math.max(30, timeMs / 3), minFrames: 5, maxFrames: 3000,
+      peers: chosen, shapes, modes, sizes, timeMs, rounds, warmMs: Math.max(30, timeMs / 3), minFrames: 5, maxFrames: 3000,
       frameBudgetMs, mustSizes, maxFrameMs, checkFrames: 2,
       log: (line) => {
         probe.log.push(line);
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     const machine = `${navigator.userAgent}; ${navigator.hardwareConcurrency} logical cores; ${new Date().toISOString().slice(0, 10)}`;
     const notes = [
       `In the browser (demo/peers.html${location.search}); ${seconds} s for the whole run.`,
-      `Timed ${timeMs} ms per library and scene after a warm-up; a library predicted slower than ${frameBudgetMs} ms per frame at the next N is skipped there (at N = ${mustSizes.join(", ")} only above ${maxFrameMs} ms).`,
+      `Timed ${timeMs} ms per library and scene in ${rounds} round${rounds === 1 ? "" : "s"} (the libraries take turns, each set up and warmed up again every round); a library predicted slower than ${frameBudgetMs} ms per frame at the next N is skipped there (at N = ${mustSizes.join(", ")} only above ${maxFrameMs} ms).`,
       simdUrl ? "SIMD core: dist/hitcore-simd.wasm." : "No dist/hitcore-simd.wasm at bundle time: no SIMD row.",
     ];
     probe.results = results;

@@ -15,7 +15,9 @@ import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`peers_browser.test.ts: skipped. ${missingChromium}`);
 
-const QUERY = "?sizes=1000,10000&time=60&budget=120";
+// Run on its own after the other suites (package.json's test script), so no other test shares
+// the two cores while it times: 150 ms per library and scene in three rounds.
+const QUERY = "?sizes=1000,10000&time=150&rounds=3&budget=120";
 const PEERS = ["hitcore wasm", "hitcore wasm-simd", "hitcore js", "rapier2d-simd", "flatbush", "box-intersect", "rbush", "check2d"];
 
 describe.skipIf(!browserSuites)("the peers comparison in Chromium", () => {
