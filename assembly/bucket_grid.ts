@@ -482,17 +482,14 @@ function prefixSum(ncells: i32, inclusive: bool): void {
   const cellsp = hdr(H_CELLS) + 4;
   let run = 0, c = 0;
   if (ASC_FEATURE_SIMD) {
-    // Four cells a step: each lane's sum of the lanes before it (two shifted adds), plus the
-    // total so far in every lane. The scalar loop's chain of dependent adds was a cycle a cell.
-    const zero = i32x4.splat(0);
-    let carry = zero;
+    // Four cells a step: each lane's sum with the lanes before it (scan4), plus the total so far
+    // in every lane. The scalar loop's chain of dependent adds was a cycle a cell.
+    let carry = i32x4.splat(0);
     for (; c + 4 <= ncells; c += 4) {
       const p = cellsp + (c << 2);
-      const v = v128.load(p);
-      const s1 = i32x4.add(v, i8x16.shuffle(zero, v, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-      const s2 = i32x4.add(s1, i8x16.shuffle(zero, s1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
-      v128.store(p, i32x4.add(carry, inclusive ? s2 : i32x4.sub(s2, v)));
-      const total = i32x4.add(carry, s2);
+      const v = v128.load(p), sums = scan4(v);
+      v128.store(p, i32x4.add(carry, inclusive ? sums : i32x4.sub(sums, v)));
+      const total = i32x4.add(carry, sums);
       carry = i32x4.shuffle(total, total, 3, 3, 3, 3);
     }
     run = i32x4.extract_lane(carry, 0);
@@ -505,6 +502,14 @@ function prefixSum(ncells: i32, inclusive: bool): void {
   }
 }
 
+/** Each i32 lane plus the lanes before it (two shifted adds). */
+// @ts-ignore: decorator
+@inline function scan4(v: v128): v128 {
+  const zero = i32x4.splat(0);
+  const s1 = i32x4.add(v, i8x16.shuffle(zero, v, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+  return i32x4.add(s1, i8x16.shuffle(zero, s1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
+}
+
 /** prefixSum's inclusive sum from u16 counts in the entries: each cell's field becomes its end. */
 function prefix16(ncells: i32): void {
   const cellsp = hdr(H_CELLS) + 4, countp = hdr(H_ENTRIES);
@@ -512,17 +517,12 @@ function prefix16(ncells: i32): void {
   let run = 0, c = 0;
   if (ASC_FEATURE_SIMD) {
     // Eight cells a step: prefixSum's four-lane sums on each half of eight u16s.
-    const zero = i32x4.splat(0);
-    let carry = zero;
+    let carry = i32x4.splat(0);
     for (; c + 8 <= ncells; c += 8) {
       const v8 = v128.load(countp + (c << 1)), p = cellsp + (c << 2);
-      const lo = i32x4.extend_low_i16x8_u(v8), hi = i32x4.extend_high_i16x8_u(v8);
-      const l1 = i32x4.add(lo, i8x16.shuffle(zero, lo, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-      const l2 = i32x4.add(carry, i32x4.add(l1, i8x16.shuffle(zero, l1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23)));
+      const l2 = i32x4.add(carry, scan4(i32x4.extend_low_i16x8_u(v8)));
       v128.store(p, l2);
-      const lastLo = i32x4.shuffle(l2, l2, 3, 3, 3, 3);
-      const h1 = i32x4.add(hi, i8x16.shuffle(zero, hi, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-      const h2 = i32x4.add(lastLo, i32x4.add(h1, i8x16.shuffle(zero, h1, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23)));
+      const h2 = i32x4.add(i32x4.shuffle(l2, l2, 3, 3, 3, 3), scan4(i32x4.extend_high_i16x8_u(v8)));
       v128.store(p, h2, 16);
       carry = i32x4.shuffle(h2, h2, 3, 3, 3, 3);
     }
@@ -1753,7 +1753,6 @@ let sparseRuns = false;
   store<i32>(e, cellp, 4);
   return cand + <i32>(run != 0);
 }
-
 
 /**
  * probeReach's first pass for probe i whose cell field is at byte `cellp`: tests the first four
