@@ -1,5 +1,5 @@
 // The browser (and worker) entry: the packaged core is streamed and compiled while it downloads.
-import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
+import { compileOnce, compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
 import { createRectLevelWith, type CreateRectLevelOptions, type RectLevel } from "./rect_level.js";
 import { createPlatformsWith, type CreatePlatformsOptions, type Platforms } from "./platforms.js";
@@ -14,8 +14,6 @@ export * from "./level_objects.js";
 export * from "./casts.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
-const compiled = new Map<string, Promise<WebAssembly.Module>>();
-
 async function fromUrl(url: string): Promise<WebAssembly.Module> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`hitcore: could not fetch the core from ${url} (HTTP ${response.status}). Pass options.wasm with the URL your bundler gives hitcore.wasm (or hitcore-simd.wasm).`);
@@ -28,13 +26,7 @@ function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembl
   if (source === undefined || source instanceof URL || typeof source === "string") {
     // Each URL written out whole inside new URL(...): bundlers find and copy both files only so.
     const url = String(source ?? (simd ? new URL("./hitcore-simd.wasm", import.meta.url) : new URL("./hitcore.wasm", import.meta.url)));
-    let module = compiled.get(url);
-    if (!module) {
-      module = fromUrl(url);
-      compiled.set(url, module);
-      module.catch(() => compiled.delete(url)); // a failed fetch or compile is tried again next time
-    }
-    return module;
+    return compileOnce(url, () => fromUrl(url));
   }
   return compileSource(source);
 }

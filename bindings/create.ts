@@ -37,6 +37,24 @@ export function simdSupported(): boolean {
   return simd;
 }
 
+// Compiled cores by URL, the packaged ones included: each compile starts V8's tier-up over (a new
+// module runs its first few hundred milliseconds on baseline code), so every world made from one
+// file shares one module.
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
+
+/**
+ * The module at `url`, compiled by `compile` once per process; a failed read or compile is
+ * forgotten, so the next call tries again. The entries fetch and compile; this keeps the result.
+ */
+export function compileOnce(url: string, compile: () => Promise<WebAssembly.Module>): Promise<WebAssembly.Module> {
+  let module = compiled.get(url);
+  if (!module) {
+    module = compile();
+    compiled.set(url, module);
+    module.catch(() => compiled.delete(url));
+  }
+  return module;
+}
 
 /** Compiles a WasmSource that is already in memory; URLs are the entries' business. */
 export async function compileSource(source: WebAssembly.Module | BufferSource): Promise<WebAssembly.Module> {

@@ -1,6 +1,6 @@
 // The Node entry: the packaged core is read from disk (Node 20's fetch cannot read file: URLs).
 import { readFile } from "node:fs/promises";
-import { compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
+import { compileOnce, compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
 import { createRectLevelWith, type CreateRectLevelOptions, type RectLevel } from "./rect_level.js";
 import { createPlatformsWith, type CreatePlatformsOptions, type Platforms } from "./platforms.js";
@@ -15,24 +15,13 @@ export * from "./level_objects.js";
 export * from "./casts.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
-// Compiled cores by file URL, the packaged ones included: each compile starts V8's tier-up over
-// (a new module runs its first frames on baseline code), so worlds made from one file share one
-// module, as the browser entry's do.
-const compiled = new Map<string, Promise<WebAssembly.Module>>();
-
 function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
   if (source === undefined || source instanceof URL || typeof source === "string") {
     const url = source === undefined ? new URL(simd ? "./hitcore-simd.wasm" : "./hitcore.wasm", import.meta.url)
       : source instanceof URL ? source : new URL(source, import.meta.url);
-    let module = compiled.get(url.href);
-    if (!module) {
-      module = readFile(url).then((bytes) => WebAssembly.compile(bytes), (err: NodeJS.ErrnoException) => {
-        throw new Error(`hitcore: could not read the core from ${url.href} (${err.code ?? err.message}). Pass options.wasm with the path of hitcore.wasm (or hitcore-simd.wasm), or leave it out for the packaged core.`);
-      });
-      compiled.set(url.href, module);
-      module.catch(() => compiled.delete(url.href)); // a failed read or compile is tried again next time
-    }
-    return module;
+    return compileOnce(url.href, () => readFile(url).then((bytes) => WebAssembly.compile(bytes), (err: NodeJS.ErrnoException) => {
+      throw new Error(`hitcore: could not read the core from ${url.href} (${err.code ?? err.message}). Pass options.wasm with the path of hitcore.wasm (or hitcore-simd.wasm), or leave it out for the packaged core.`);
+    }));
   }
   return compileSource(source);
 }

@@ -126,10 +126,9 @@ describe("grid shapes", () => {
       const x = k * 0.01, y = ((k * 7919) % 1000) * 0.01;
       for (const w of worlds) w.addPoint(x, y, 1);
     }
-    const circles: number[] = [];
     for (let k = 0; k < 30; k++) {
       const x = rnd() * 700, y = rnd() * 10, r = 0.05 + rnd() * 0.5;
-      for (const w of worlds) circles.push(w.addCircle(x, y, r, 1));
+      for (const w of worlds) w.addCircle(x, y, r, 1);
     }
     // Only pairs with a circle in them can overlap: the reference tests those.
     const w0 = worlds[0], ref = new Set<number>();
