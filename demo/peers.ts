@@ -62,10 +62,14 @@ async function main(): Promise<void> {
     const frameBudgetMs = Number(params.get("budget") ?? 250);
     const maxFrameMs = Number(params.get("cap") ?? 1000);
     const mustSizes = (list("must") ?? ["10000"]).map(Number);
+    // Chromium started with --js-flags=--expose-gc (the browser suites do) has gc(): each library's
+    // run then starts after a collection and a pause, as under Node, so the last library's garbage
+    // is not swept on the second core while the next one is timed.
+    const gc = (globalThis as { gc?: () => void }).gc, settleMs = Number(params.get("settle") ?? 50);
     const started = performance.now();
     const results = await runPeers({
       peers: chosen, shapes, modes, sizes, timeMs, rounds, warmMs: Math.max(30, timeMs / 3), minFrames: 5, maxFrames: 3000,
-      frameBudgetMs, mustSizes, maxFrameMs, checkFrames: 2,
+      frameBudgetMs, mustSizes, maxFrameMs, checkFrames: 2, gc, settleMs,
       log: (line) => {
         probe.log.push(line);
         logEl.textContent += `${line}\n`;
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
     const notes = [
       `In the browser (demo/peers.html${location.search}); ${seconds} s for the whole run.`,
       `Timed ${timeMs} ms per library and scene in ${rounds} round${rounds === 1 ? "" : "s"} (the libraries take turns, each set up and warmed up again every round); a library predicted slower than ${frameBudgetMs} ms per frame at the next N is skipped there (at N = ${mustSizes.join(", ")} only above ${maxFrameMs} ms).`,
+      gc ? `Before each library's run: a forced collection (Chromium started with --js-flags=--expose-gc) and a ${settleMs} ms pause, as in \`npm run bench:peers\` (150 ms there, for heaps of up to 250k boxes).` : "No gc() in this browser: runs follow each other without a forced collection (start Chromium with --js-flags=--expose-gc for one).",
       simdUrl ? "SIMD core: dist/hitcore-simd.wasm." : "No dist/hitcore-simd.wasm at bundle time: no SIMD row.",
     ];
     probe.results = results;

@@ -58,14 +58,17 @@ export async function serveStatic(root: string): Promise<{ server: Server; origi
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** Headless Chromium with the flags this closed network needs (no background connections). */
+/**
+ * Headless Chromium with the flags this closed network needs (no background connections), and
+ * V8's gc() exposed: the peers page collects the last library's garbage before timing the next.
+ */
 export function launchChromium(): Promise<Browser> {
   if (!haveChromium) throw new Error(missingChromium);
   return chromium.launch({
     executablePath,
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-      "--disable-sync", "--no-first-run"],
+      "--disable-sync", "--no-first-run", "--js-flags=--expose-gc"],
   });
 }
 

@@ -33,6 +33,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Collects garbage between runs when the host allows it (node --expose-gc). */
   gc?: () => void;
+  /** The pause after each collection, ms (default SETTLE_MS). */
+  settleMs?: number;
 }
 
 export type Status = "ok" | "disagrees" | "skipped" | "failed";
@@ -74,7 +76,7 @@ const breathe = () => new Promise<void>((done) => setTimeout(done, 0));
  * lands in the next library's timed frames (hitcore's 100k medians varied 1.6x from run to run).
  */
 const SETTLE_MS = 150;
-const settle = () => new Promise<void>((done) => setTimeout(done, SETTLE_MS));
+const settle = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
@@ -121,7 +123,7 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
             const run = runs.get(peer)!;
             if (o.gc) {
               o.gc();
-              await settle();
+              await settle(o.settleMs ?? SETTLE_MS);
             } else {
               await breathe();
             }
