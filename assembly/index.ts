@@ -2,6 +2,7 @@
 // The core never allocates: the facade owns the layout and grows memory; the core only reads
 // and writes the regions the header points at.
 export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucket_grid";
+export { setPositions } from "./positions";
 
 /** First byte the facade may use for its regions: past the header and the static data. */
 export function arenaBase(): i32 {

@@ -3,7 +3,7 @@
 // and returns a markdown section; all sections go to bench/results/bench.md with the machine and
 // the command. BENCH_ONLY=grid,... runs a subset (the file then holds only those sections).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { benchGrid } from "./grid.js";
+import { benchGrid, benchPositions } from "./grid.js";
 import { benchPlatforms } from "./platforms.js";
 import { machine } from "./harness.js";
 import { benchRects } from "./rect_level.js";
@@ -12,6 +12,7 @@ import { benchCasts } from "./casts.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
   grid: benchGrid,
+  positions: benchPositions,
   rects: benchRects,
   platforms: benchPlatforms,
   tiles: benchTiles,

@@ -14,4 +14,10 @@ export interface Kernel {
   firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean): number;
   /** Entities in mask overlapping the probe slot, except slot `exclude`; returns their number. */
   queryProbe(count: number, mask: number, useGrid: boolean, exclude: number): number;
+  /**
+   * Slots [0, n) take x and y from the f64s the facade staged in the planes region (x at its start,
+   * y 8 * (CAPACITY + PLANE_SLACK) bytes in). Returns -1, or the first slot whose x or y is not a
+   * finite number of magnitude at most MAX_COORD, having written nothing.
+   */
+  setPositions(n: number): number;
 }

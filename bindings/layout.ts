@@ -118,3 +118,7 @@ export const CLASS_ALL = 0;
 export const CLASS_WIDE = 1; // width >= height
 export const CLASS_TALL = 2; // height > width
 export const SPLIT_LARGE = 32;
+
+// Coordinates and sizes beyond this magnitude are rejected (their sums must stay finite in f32):
+// by the facades' checks (bindings/validate.ts) and by the setPositions kernels.
+export const MAX_COORD = 1e30;

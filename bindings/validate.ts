@@ -1,8 +1,9 @@
 // What every facade shares for rejecting bad input before it reaches a kernel: the error type and
 // the number checks. A rejected call throws before it changes anything.
 
-/** Coordinates and sizes beyond this magnitude are rejected (their sums must stay finite in f32). */
-export const MAX_COORD = 1e30;
+import { MAX_COORD } from "./layout.js";
+
+export { MAX_COORD };
 
 /** A rejected call: `code` names the problem, the message says how to fix it. The store is unchanged. */
 export class HitcoreError extends Error {

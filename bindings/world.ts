@@ -115,6 +115,7 @@ interface Layout {
 const REGION_FIELDS = [H_X, H_Y, H_A, H_B, H_GROUPS, H_KIND, H_FLAGS, H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_LARGE, H_HOME, H_PAIRS, H_RESULTS, H_HIST, H_PLANES];
 const R_PAIRS = 13;
 const R_RESULTS = 14;
+const R_PLANES = 16;
 const PRESERVED = 7;
 
 function layoutFor(base: number, capacity: number, pairCapacity: number): Layout {
@@ -165,6 +166,9 @@ export class World {
   private _flags = new Uint8Array(0);
   private _pairs = new Int32Array(0);
   private _results = new Int32Array(0);
+  // setPositions' staging: x and y as f64 in the planes scratch, which no call keeps between calls.
+  private _stageX = new Float64Array(0);
+  private _stageY = new Float64Array(0);
 
   /** Use createWorld() from the package entry; this constructor takes an instantiated kernel. */
   constructor(kernel: Kernel, backend: Backend, options: WorldOptions = {}) {
@@ -298,6 +302,30 @@ export class World {
     checkCoord("setPosition", "y", y);
     this._x[slot] = x;
     this._y[slot] = y;
+    this.gridMask = 0;
+  }
+
+  /**
+   * Moves the entities in slots [0, xs.length) to (xs[k], ys[k]) (circle centre, rect top-left,
+   * point): a game's own position arrays, indexed by slot, in one call. The arrays are copied as
+   * bytes and the core checks and converts them: on the SIMD core about twice as fast from
+   * Float64Arrays as writing the x and y views with TypedArray.set, which converts number by
+   * number. Throws, moving nothing, when the lengths differ or pass `count`, or when a number is
+   * not finite or past MAX_COORD.
+   */
+  setPositions(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
+    const n = xs.length;
+    if (ys.length !== n || n > this.top) {
+      const why = ys.length !== n ? `xs has ${n} numbers and ys ${ys.length}` : `${n} positions for ${this.top} slots in use`;
+      throw new HitcoreError("INVALID_ARGUMENT", `setPositions: ${why}. Pass two arrays of the same length, one number per slot, at most world.count long.`);
+    }
+    this.refresh();
+    this._stageX.set(xs);
+    this._stageY.set(ys);
+    const bad = this.kernel.setPositions(n);
+    if (bad >= 0) {
+      throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(xs[bad])} and y ${describe(ys[bad])}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
+    }
     this.gridMask = 0;
   }
 
@@ -620,6 +648,9 @@ export class World {
     this._flags = new Uint8Array(buf, o[6], slots);
     this._pairs = new Int32Array(buf, o[R_PAIRS], 2 * L.pairCapacity);
     this._results = new Int32Array(buf, o[R_RESULTS], slots);
+    const stage = L.capacity + PLANE_SLACK; // the planes region holds 16 bytes for each
+    this._stageX = new Float64Array(buf, o[R_PLANES], stage);
+    this._stageY = new Float64Array(buf, o[R_PLANES] + 8 * stage, stage);
   }
 }
 

@@ -124,6 +124,44 @@ describe.each(BACKENDS)("world on %s", (backend) => {
     expect(pairKeys(...selfPairsOf(w))).toEqual(refSelfPairs(w, ALL_GROUPS));
   });
 
+  it("setPositions moves slots [0, n) as the views would, and pairs follow", async () => {
+    const w = await newWorld(backend, { capacity: 8 });
+    loadScene(w, makeScene("mixed-groups", 3001, 5)); // grown past 8: the staging views are rebuilt too
+    const n = w.count;
+    // f64 positions that f32 rounds (and one below f32's smallest normal), the last slot included
+    // (an odd count: the SIMD core's last slot goes through its scalar loop).
+    const xs = new Float64Array(n), ys = new Float64Array(n);
+    for (let k = 0; k < n; k++) { xs[k] = (k * 7919) % 2003 + 0.1 * k; ys[k] = -((k * 104729) % 1999) - 1 / 3; }
+    xs[n - 1] = 1e-40;
+    ys[n - 2] = 1e30;
+    const want = snapshot(w);
+    want.x = Array.from(Float32Array.from(xs));
+    want.y = Array.from(Float32Array.from(ys));
+    w.setPositions(xs, ys);
+    expect(snapshot(w)).toEqual(want);
+    expect(pairKeys(...selfPairsOf(w))).toEqual(refSelfPairs(w, ALL_GROUPS));
+    // A shorter pair of arrays (plain arrays too) moves only its slots.
+    w.setPositions([5, 6], [7, 8]);
+    expect([w.x[0], w.x[1], w.y[0], w.y[1], w.x[2]]).toEqual([5, 6, 7, 8, want.x[2]]);
+    w.setPositions(new Float64Array(0), new Float64Array(0));
+    expect(w.x[0]).toBe(5);
+  });
+
+  it("setPositions rejects bad numbers and lengths, moving nothing", async () => {
+    const w = await newWorld(backend);
+    for (let k = 0; k < 37; k++) w.addCircle(k, k, 1);
+    const xs = new Float64Array(37).fill(3), ys = new Float64Array(37).fill(4);
+    for (const [slot, bad] of [[0, NaN], [36, Infinity], [17, -1e31], [33, NaN]] as const) {
+      const bx = xs.slice(), by = ys.slice();
+      (slot % 2 ? by : bx)[slot] = bad;
+      rejects(w, "INVALID_NUMBER", () => w.setPositions(bx, by), new RegExp(`slot ${slot} has x.*${String(bad).replace("+", "\\+")}.*finite`));
+    }
+    rejects(w, "INVALID_ARGUMENT", () => w.setPositions(xs, ys.subarray(1)), /xs has 37 numbers and ys 36/);
+    rejects(w, "INVALID_ARGUMENT", () => w.setPositions(new Float64Array(38), new Float64Array(38)), /38 positions for 37 slots/);
+    w.setPositions(xs, ys);
+    expect([w.x[36], w.y[0]]).toEqual([3, 4]);
+  });
+
   it("a pair buffer too small grows and the query returns every pair", async () => {
     const w = await newWorld(backend, { capacity: 64, pairCapacity: 4 });
     loadScene(w, makeScene("one-cell", 64, 2));
