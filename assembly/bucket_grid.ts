@@ -1570,10 +1570,18 @@ function probeReach(count: i32, mask: u32, rev: bool): void {
       probes += <i32>popcnt(liveBits);
       const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
       const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
-      const isCircle = i32x4.eq(k, circle);
-      const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.bitselect(b, ac, i32x4.eq(k, rect));
-      const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, bs);
-      const ok = boxOk4(live, as, v128.and(b, i32x4.eq(k, rect)), x0, y0, x1, y1);
+      let x0 = x, y0 = y, x1: v128, y1: v128, ok: v128;
+      if (i32x4.all_true(v128.and(live, i32x4.eq(k, rect)))) {
+        // Four live rects (bullets usually are): the box without the kinds' selects.
+        x1 = f32x4.add(x, a);
+        y1 = f32x4.add(y, b);
+        ok = boxOk4(live, a, b, x0, y0, x1, y1);
+      } else {
+        const isCircle = i32x4.eq(k, circle);
+        const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.bitselect(b, ac, i32x4.eq(k, rect));
+        x0 = f32x4.sub(x, ac); y0 = f32x4.sub(y, ac); x1 = f32x4.add(x, as); y1 = f32x4.add(y, bs);
+        ok = boxOk4(live, as, v128.and(b, i32x4.eq(k, rect)), x0, y0, x1, y1);
+      }
       const okBits = i32x4.bitmask(ok);
       for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
       wv = f32x4.pmax(wv, v128.and(f32x4.sub(x1, x0), ok));
