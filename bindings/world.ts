@@ -310,8 +310,8 @@ export class World {
    * point): a game's own position arrays, indexed by slot, in one call. The arrays are copied as
    * bytes and the core checks and converts them: on the SIMD core about twice as fast from
    * Float64Arrays as writing the x and y views with TypedArray.set, which converts number by
-   * number (on the scalar core and the baseline, slower than that). Throws, moving nothing, when the lengths differ or pass `count`, or when a number is
-   * not finite or past MAX_COORD.
+   * number (on the scalar core and the baseline, slower than that). Throws, moving nothing, when
+   * the lengths differ or pass `count`, or when a number is not finite or past MAX_COORD.
    */
   setPositions(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
     const n = xs.length;

@@ -11,8 +11,8 @@ describe("the wasm frame loop", () => {
     const world = await newWorld("wasm", { capacity: 4200 });
     const hell = new BulletHell(world, { bullets: 4000, enemies: 120, width: 700, height: 700 });
     const ship = world.addRect(350, 600, 12, 12, 1 << 2);
-    // A game's own f64 positions, written back each frame through setPositions (the same ones:
-    // the bullets keep moving through the hell's steps before the windows).
+    // A game's own f64 positions, written through setPositions every frame: copied from the
+    // views while the hell steps, then the same ones during the windows (they count bytes).
     const xs = new Float64Array(world.count), ys = new Float64Array(world.count);
     const frame = () => {
       world.setPositions(xs, ys);

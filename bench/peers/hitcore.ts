@@ -1,6 +1,7 @@
 // hitcore through its public World API: rect entities, positions copied in each frame (setPositions
-// on the SIMD core, the x / y views on the scalar core and the baseline), one selfPairs (complete) or crossPairs (bipartite) call per frame. The entry's createWorld is
-// passed in, so the same adapter runs under Node (bindings/node.ts) and in the page (browser.ts).
+// on the SIMD core, the x / y views on the scalar core and the baseline), one selfPairs (complete)
+// or crossPairs (bipartite) call per frame. The entry's createWorld is passed in, so the same
+// adapter runs under Node (bindings/node.ts) and in the page (browser.ts).
 import type { Backend, World } from "../../bindings/world.js";
 import type { Peer, PeerRun } from "./peer.js";
 import type { BoxScene } from "./scenes.js";
