@@ -2,7 +2,7 @@
 import { PerformanceObserver } from "node:perf_hooks";
 import { Bench } from "tinybench";
 import { createWorld, type World } from "../bindings/node.js";
-import { backends, TIME_MS, wasm } from "./harness.js";
+import { backends, simdWasm, TIME_MS, wasm } from "./harness.js";
 import { BULLET, BulletHell, ENEMY, MovingCircles } from "./scene.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
@@ -172,8 +172,7 @@ export async function benchPositions(): Promise<string[]> {
   const n = 10300;
   const xs = new Float64Array(n), ys = new Float64Array(n);
   for (let k = 0; k < n; k++) { xs[k] = (k * 7919) % 4000 + 0.25; ys[k] = (k * 104729) % 4000 + 0.75; }
-  const simd = new URL("../../dist/hitcore-simd.wasm", import.meta.url);
-  const cores: [string, { backend: "wasm" | "js"; wasm?: URL }][] = [["wasm", { backend: "wasm", wasm }], ["wasm-simd", { backend: "wasm", wasm: simd }], ["js", { backend: "js" }]];
+  const cores: [string, { backend: "wasm" | "js"; wasm?: URL }][] = [["wasm", { backend: "wasm", wasm }], ["wasm-simd", { backend: "wasm", wasm: simdWasm }], ["js", { backend: "js" }]];
   const bench = new Bench({ time: TIME_MS / 2, warmupTime: 300, warmupIterations: 100 });
   for (const [name, options] of cores) {
     const world = await createWorld({ ...options, capacity: n });
