@@ -1243,6 +1243,19 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
       const below0 = load<i32>(cellsp + ((c + pitch - 2) << 2)), below1 = load<i32>(cellsp + ((c + pitch + 1) << 2));
       const n1 = east - p - 1, n2 = below1 - below0;
       nt += <i32>popcnt(bits);
+      if (max(n1, n2) <= 4) {
+        // Both runs within four records (nearly every entity): one loop over both runs' hits, of
+        // which a listed entity then has one or more, so the exit is taken after the first hit
+        // on most entities; a loop per run mispredicted whether each run had any (paired
+        // 0.981-0.984 on circles at 100k).
+        let m = bits;
+        do {
+          const l = ctz(m);
+          nf = hitAt(i, k, x, y, a, b, entp + select<i32>(p + 1 + l, below0 - 4 + l, l < 4) * ENTRY_BYTES, pairp, cap, nf);
+          m &= m - 1;
+        } while (m != 0);
+        continue;
+      }
       for (let m = bits & 15; m != 0; m &= m - 1) nf = hitAt(i, k, x, y, a, b, entp + (p + 1 + ctz(m)) * ENTRY_BYTES, pairp, cap, nf);
       // Long runs (rare outside crowded grids) go through pairsAgainst4, on the globals.
       const o = planep + (p << 2);
