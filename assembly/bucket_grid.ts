@@ -483,14 +483,14 @@ function prefixSum(ncells: i32, inclusive: bool): void {
   let run = 0, c = 0;
   if (ASC_FEATURE_SIMD) {
     // Four cells a step: each lane's sum with the lanes before it (scan4), plus the total so far
-    // in every lane. The scalar loop's chain of dependent adds was a cycle a cell.
+    // in every lane (the carry). The scalar loop's chain of dependent adds was a cycle a cell;
+    // the carry's is one add a step, each step's total taken from its own sums.
     let carry = i32x4.splat(0);
     for (; c + 4 <= ncells; c += 4) {
       const p = cellsp + (c << 2);
       const v = v128.load(p), sums = scan4(v);
       v128.store(p, i32x4.add(carry, inclusive ? sums : i32x4.sub(sums, v)));
-      const total = i32x4.add(carry, sums);
-      carry = i32x4.shuffle(total, total, 3, 3, 3, 3);
+      carry = i32x4.add(carry, i32x4.shuffle(sums, sums, 3, 3, 3, 3));
     }
     run = i32x4.extract_lane(carry, 0);
   }
@@ -516,15 +516,17 @@ function prefix16(ncells: i32): void {
   store<i32>(cellsp - 4, 0);
   let run = 0, c = 0;
   if (ASC_FEATURE_SIMD) {
-    // Eight cells a step: prefixSum's four-lane sums on each half of eight u16s.
+    // Eight cells a step: prefixSum's four-lane sums on each half of eight u16s. Both halves'
+    // totals are added to the carry off its chain, which is one add a step: taking the carry
+    // from the stored sums made it four (add, shuffle, add, shuffle) and the pass a third slower.
     let carry = i32x4.splat(0);
     for (; c + 8 <= ncells; c += 8) {
       const v8 = v128.load(countp + (c << 1)), p = cellsp + (c << 2);
-      const l2 = i32x4.add(carry, scan4(i32x4.extend_low_i16x8_u(v8)));
-      v128.store(p, l2);
-      const h2 = i32x4.add(i32x4.shuffle(l2, l2, 3, 3, 3, 3), scan4(i32x4.extend_high_i16x8_u(v8)));
-      v128.store(p, h2, 16);
-      carry = i32x4.shuffle(h2, h2, 3, 3, 3, 3);
+      const lo = scan4(i32x4.extend_low_i16x8_u(v8)), hi = scan4(i32x4.extend_high_i16x8_u(v8));
+      const loSum = i32x4.shuffle(lo, lo, 3, 3, 3, 3);
+      v128.store(p, i32x4.add(carry, lo));
+      v128.store(p, i32x4.add(carry, i32x4.add(loSum, hi)), 16);
+      carry = i32x4.add(carry, i32x4.add(loSum, i32x4.shuffle(hi, hi, 3, 3, 3, 3)));
     }
     run = i32x4.extract_lane(carry, 0);
   }
