@@ -14,7 +14,7 @@
 //   H_SEL            i32   facade      i32[CAPACITY]: selected slot indices, scratch
 //   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: 0, then per cell (pitch cols + 1, rows + 1) counts, then ends, scratch
 //   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot | kind << KIND_SHIFT, x, y, a, b, cell) of the small entities by cell
-//   H_LARGE          i32   facade      i32[CAPACITY]: selection indices of the large entities; in a reach grid (none are large), the SIMD probe's record tags
+//   H_LARGE          i32   facade      i32[CAPACITY]: selection indices of the large entities, then the SIMD walk's run starts; in a reach grid (none are large), the SIMD probe's record tags
 //   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large; after the scatter, the SIMD walk's cell per entry and its list
 //   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
 //   H_RESULTS        i32   facade      i32[CAPACITY]: query output
