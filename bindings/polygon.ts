@@ -3,10 +3,7 @@
 // non-convex polygons into convex parts by ear clipping followed by the Hertel-Mehlhorn merge
 // (drop each diagonal whose two sides still form a convex polygon; at most 4x the optimal number
 // of parts). Never runs per frame.
-import { HitcoreError } from "./validate.js";
-
-/** Coordinates beyond this magnitude are rejected (as World's MAX_COORD). */
-const MAX_COORD = 1e30;
+import { HitcoreError, MAX_COORD } from "./validate.js";
 
 function fail(code: string, message: string): never {
   throw new HitcoreError(code, message);
