@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { createWorld } from "../../bindings/node.js";
-import { machine } from "../harness.js";
+import { machine, simdWasm as simd, wasm } from "../harness.js";
 import { boxIntersectPeer } from "./box_intersect.js";
 import { check2dPeer } from "./check2d.js";
 import { flatbushPeer } from "./flatbush.js";
@@ -24,10 +24,7 @@ import { runPeers } from "./runner.js";
 import { MODES, SHAPES, type Mode, type Shape } from "./scenes.js";
 
 // The bench runs from build/bench/peers/.
-const dist = new URL("../../../dist/", import.meta.url);
 const results = new URL("../../../bench/results/", import.meta.url);
-const wasm = new URL("hitcore.wasm", dist);
-const simd = new URL("hitcore-simd.wasm", dist);
 
 const env = process.env;
 const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
