@@ -62,6 +62,8 @@ export class BaselineKernel implements Kernel {
   private firstInvalid = -1;
   private found = 0;
   private minX = 0;
+  private originX = 0;
+  private originY = 0;
   private minY = 0;
   private maxX = 0;
   private maxY = 0;
@@ -196,26 +198,38 @@ export class BaselineKernel implements Kernel {
       }
       const line = Math.max(w / sx, hgt / sy) / maxCells;
       if (line > 1) { sx *= line; sy *= line; }
-      while ((Math.floor(w / sx) + 2) * (Math.floor(hgt / sy) + 2) > maxCells) {
+      while (this.cellsOver(sx, sy, cover, maxCells)) {
         if (sx < sy) sx *= 1.0625;
         else sy *= 1.0625;
       }
-      this.cellSide = sx;
-      this.cellSideY = sy;
-      this.ncols = Math.floor(w / sx) + 1;
-      this.nrows = Math.floor(hgt / sy) + 1;
+      this.setShape(sx, sy, cover);
       return;
     }
-    let cs = cellSize > 0 ? cellSize : this.autoCellSize(h[HDR + H_HIST] >> 2, this.histSamples) * (cover ? 0.5 : 1);
+    const asked = cellSize > 0 ? cellSize : this.autoCellSize(h[HDR + H_HIST] >> 2, this.histSamples) * (cover ? 0.5 : 1);
+    let cs = asked;
     const spread = Math.sqrt(w * hgt / maxCells);
     if (cs < spread) cs = spread;
     if (cs < (w + hgt) / maxCells) cs = (w + hgt) / maxCells;
     if (!(cs >= 1e-30)) cs = 1e-30 > w + hgt ? 1 : w + hgt;
-    while ((Math.floor(w / cs) + 2) * (Math.floor(hgt / cs) + 2) > maxCells) cs *= 1.0625;
-    this.cellSide = cs;
-    this.cellSideY = cs;
-    this.ncols = Math.floor(w / cs) + 1;
-    this.nrows = Math.floor(hgt / cs) + 1;
+    if (!cover && cs !== asked) cs = sizeStep(cs); // a home grid's raised size: the next of 16 steps an octave (as the core)
+    while (this.cellsOver(cs, cs, cover, maxCells)) cs = cover ? cs * 1.0625 : sizeStep(cs * 1.03125);
+    this.setShape(cs, cs, cover);
+  }
+
+  /** Whether sx by sy cells from the origin over the bounds, with the padding column and row, are more than maxCells (as the core). */
+  private cellsOver(sx: number, sy: number, cover: boolean, maxCells: number): boolean {
+    const cols = Math.floor((this.maxX - originOf(this.minX, sx, cover)) / sx) + 2;
+    return cols * (Math.floor((this.maxY - originOf(this.minY, sy, cover)) / sy) + 2) > maxCells;
+  }
+
+  /** The grid's cell sides, origin, columns and rows (as the core). */
+  private setShape(sx: number, sy: number, cover: boolean): void {
+    this.cellSide = sx;
+    this.cellSideY = sy;
+    this.originX = originOf(this.minX, sx, cover);
+    this.originY = originOf(this.minY, sy, cover);
+    this.ncols = Math.floor((this.maxX - this.originX) / sx) + 1;
+    this.nrows = Math.floor((this.maxY - this.originY) / sy) + 1;
   }
 
   private homePass(n: number, inv: number, invY: number): number {
@@ -224,7 +238,7 @@ export class BaselineKernel implements Kernel {
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
     const boxw = h[HDR + H_BOX] >> 2, selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1;
     const homew = h[HDR + H_HOME] >> 2, largew = h[HDR + H_LARGE] >> 2;
-    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY;
+    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.originX, oy = this.originY;
     i32.fill(0, cellsw - 1, cellsw + pitch * (rows + 1));
     let large = 0;
     for (let s = 0; s < n; s++) {
@@ -321,8 +335,8 @@ export class BaselineKernel implements Kernel {
     }
     h[HDR + G_COLS] = this.ncols;
     h[HDR + G_ROWS] = this.nrows;
-    f32[HDR + G_OX] = this.minX;
-    f32[HDR + G_OY] = this.minY;
+    f32[HDR + G_OX] = this.originX;
+    f32[HDR + G_OY] = this.originY;
     f32[HDR + G_MAXX] = this.maxX;
     f32[HDR + G_MAXY] = this.maxY;
     f32[HDR + G_INV] = inv;
@@ -339,7 +353,7 @@ export class BaselineKernel implements Kernel {
     const kp = h[HDR + H_KIND];
     const xw = h[HDR + H_X] >> 2, yw = h[HDR + H_Y] >> 2, aw = h[HDR + H_A] >> 2, bw = h[HDR + H_B] >> 2;
     const selw = h[HDR + H_SEL] >> 2, cellsw = (h[HDR + H_CELLS] >> 2) + 1, homew = h[HDR + H_HOME] >> 2;
-    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.minX, oy = this.minY, w = this.reachW, rh = this.reachH;
+    const cols = this.ncols, rows = this.nrows, pitch = cols + 1, ox = this.originX, oy = this.originY, w = this.reachW, rh = this.reachH;
     i32.fill(0, cellsw - 1, cellsw + pitch * (rows + 1));
     let records = 0;
     for (let s = 0; s < n; s++) {
@@ -1027,6 +1041,26 @@ function recordOverlaps(k: number, x: number, y: number, a: number, b: number, x
 function cellOf(v: number, origin: number, inv: number, n: number): number {
   const t = fround(fround(v - origin) * inv); // f32 arithmetic, as the core's: a cell boundary is the same float
   return t < 1 ? 0 : (t >= n ? n - 1 : t | 0);
+}
+
+const bitsF64 = new Float64Array(1);
+const bitsF64Hi = new Uint32Array(bitsF64.buffer, 4, 1);
+
+/** The least m * 2^(e - 4) (m in 16..32) at or above v >= 1e-30: sixteen steps an octave (as the core's sizeStep). */
+function sizeStep(v: number): number {
+  bitsF64[0] = v;
+  const hi = bitsF64Hi[0];
+  bitsF64[0] = 0;
+  bitsF64Hi[0] = (hi & 0x7ff00000) - (4 << 20);
+  const unit = bitsF64[0];
+  return Math.ceil(v / unit) * unit;
+}
+
+/** The grid's origin on one axis: a home grid's snapped down to a multiple of its cell side, never above lo; a reach grid's lo (as the core's originOf). */
+function originOf(lo: number, side: number, cover: boolean): number {
+  if (cover) return lo;
+  const o = fround(Math.floor(lo / side) * side);
+  return o <= lo ? o : lo;
 }
 
 /** v moved left (or up) by extent `ext` and a margin for f32 rounding, rounded once (as the core's reachLo). */
