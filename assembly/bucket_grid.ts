@@ -66,7 +66,7 @@ let cellSideY: f64 = 1;
 let ncols = 0;
 let nrows = 0;
 
-// Where vector lanes go to leave the registers one by one (selectPass, homePass, probeReach;
+// Where vector lanes go to leave the registers one by one (selectPass, homeLanes, probeReach;
 // never two of them at once): five vectors. selectPass's spare histogram counter is the fifth.
 const LANES = memory.data(80, 16);
 
@@ -135,13 +135,22 @@ function autoCellSize(histp: i32, n: i32): f64 {
  * only picks the cell size, and a sample of thousands picks the same percentile bucket. The bounds
  * leave with +0 for -0: the SIMD build keeps a minimum per lane, and which zero a slot-order scan
  * meets first is lost there (the sign of the origin changes no cell).
+ *
+ * With T = u16 (the SIMD build, selfPairs' one grid, CLASS_ALL), pass 2 too, on the guessed grid
+ * (the last one): homePass<u16>'s homes, ranks, counts and large list, the large count into
+ * guessLarge (-1 when a count may have wrapped). build keeps them when this frame's bounds and
+ * histogram make that grid again, as they do while entities move a little; else it runs homePass.
+ * The home pass's random count increments stall it, and the select work fills the stalls.
  */
-function selectPass(count: i32, mask: u32, cls: i32): i32 {
+function selectPass<T>(count: i32, mask: u32, cls: i32): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const selp = hdr(H_SEL), histp = hdr(H_HIST), selRoom = hdr(H_CAPACITY) - selKeep;
+  const boxp = hdr(H_BOX), homep = hdr(H_HOME), largep = hdr(H_LARGE), rankp = hdr(H_PLANES), countp = hdr(H_ENTRIES);
+  const cols = guessCols, rows = guessRows, ox = guessOX, oy = guessOY, inv = <f32>(1 / guessSide);
   memory.fill(histp, 0, HIST_BUCKETS << 2);
-  let n = 0, i = 0;
+  if (!isVoid<T>()) memory.fill(countp, 0, ((cols + 1) * (rows + 1)) << alignof<T>());
+  let n = 0, i = 0, large = 0, full = 0;
   const sample = count >= HIST_SAMPLE_FROM ? 7 : 0;
   let x0m = Infinity as f32, y0m = Infinity as f32, x1m = -Infinity as f32, y1m = -Infinity as f32;
   if (ASC_FEATURE_SIMD) {
@@ -151,6 +160,8 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
     // and the histogram, in slot order, so the result is the scalar loop's.
     const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const inf = f32x4.splat(Infinity), ninf = f32x4.splat(-Infinity), iota = i32x4(0, 1, 2, 3);
+    const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv);
+    const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(cols + 1);
     let x0v = inf, y0v = inf, x1v = ninf, y1v = ninf;
     for (; i + 4 <= count; i += 4) {
       // Sixteen slots outside the mask (the few enemies of a bullet hell) cost one test.
@@ -181,10 +192,16 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
         v128.store(LANES, buckets);
         v128.store(selp + (n << 2), i32x4.add(i32x4.splat(i), iota));
         for (let l = -n & sample; l < 4; l += sample + 1) bump(histp + load<i32>(LANES + (l << 2)));
+        if (!isVoid<T>()) {
+          const home = homes4(x0, y0, x1, y1, oxv, oyv, invv, invv, lastCol, lastRow, pitchv);
+          v128.store(homep + (n << 2), home);
+          if (i32x4.bitmask(home) == 0) full |= rank4<T>(countp, home, rankp + (n << 2));
+          else large = homeLanes<T>(n, home, x0, y0, x1, y1, large);
+        }
         n += 4;
         continue;
       }
-      if (sample != 0 && n + 4 <= selRoom) {
+      if (isVoid<T>() && sample != 0 && n + 4 <= selRoom) {
         // Some lanes selected (a split's classes: about half, at random): packed to the front by
         // one byte shuffle and written as a vector, past the list's end too (n + 4 stays within
         // the room), where a loop over the lanes mispredicted its exit. At most one of them is
@@ -197,10 +214,17 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
         n += pop;
       } else {
         v128.store(LANES, buckets);
+        if (!isVoid<T>()) { v128.store(LANES, x0, 16); v128.store(LANES, y0, 32); v128.store(LANES, x1, 48); v128.store(LANES, y1, 64); }
         for (let bits = okBits; bits != 0; bits &= bits - 1) {
-          const l = ctz(bits);
+          const l = ctz(bits), f = LANES + (l << 2);
           store<i32>(selp + (n << 2), i + l);
-          if ((n & sample) == 0) bump(histp + load<i32>(LANES + (l << 2)));
+          if ((n & sample) == 0) bump(histp + load<i32>(f));
+          if (!isVoid<T>()) {
+            const bx0 = load<f32>(f, 16), by0 = load<f32>(f, 32), bx1 = load<f32>(f, 48), by1 = load<f32>(f, 64);
+            const c = homeOf(bx0, by0, bx1, by1, ox, oy, inv, inv, cols, rows);
+            if (c < 0) markLarge(homep, boxp, largep, n, large++, bx0, by0, bx1, by1);
+            else full |= homeOne<T>(n, c, homep, rankp, countp);
+          }
           n++;
         }
       }
@@ -226,10 +250,20 @@ function selectPass(count: i32, mask: u32, cls: i32): i32 {
       const extent = select<f32>(x1 - x0, y1 - y0, x1 - x0 > y1 - y0);
       bump(histp + ((reinterpret<u32>(extent) >> 23) << 2));
     }
+    if (!isVoid<T>()) {
+      const c = homeOf(x0, y0, x1, y1, ox, oy, inv, inv, cols, rows);
+      if (c < 0) markLarge(homep, boxp, largep, n, large++, x0, y0, x1, y1);
+      else full |= homeOne<T>(n, c, homep, rankp, countp);
+    }
     n++;
   }
   histSamples = (n + sample) >> (sample == 0 ? 0 : 3);
   minX = x0m + 0; minY = y0m + 0; maxX = x1m + 0; maxY = y1m + 0; // -0 + 0 is +0
+  if (!isVoid<T>()) {
+    full |= laneFull;
+    laneFull = 0;
+    guessLarge = full >= 0xffff ? -1 : large;
+  }
   return n;
 }
 
@@ -368,139 +402,8 @@ let guessOY: f32 = 0;
 let guessCols = 0;
 let guessRows = 0;
 let guessStable = false;
-// selectHomePass's large count, or -1 when a u16 count may have wrapped.
+// selectPass<u16>'s large count, or -1 when a u16 count may have wrapped.
 let guessLarge = 0;
-
-/**
- * Passes 1 and 2 in one (SIMD only): selectPass's selection, bounds and histogram, and homePass<u16>'s
- * homes, ranks, counts and large list on the guessed grid. build keeps the homes when the bounds
- * and histogram make that grid again, as they do while entities move a little each frame; else
- * it runs homePass. The home pass's random count increments stall it, and the select pass's work
- * fills the stalls. Returns how many were selected; the large count goes to guessLarge.
- */
-function selectHomePass(count: i32, mask: u32): i32 {
-  const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
-  const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  const selp = hdr(H_SEL), histp = hdr(H_HIST), boxp = hdr(H_BOX), homep = hdr(H_HOME), largep = hdr(H_LARGE);
-  const rankp = hdr(H_PLANES), cellsp = hdr(H_ENTRIES);
-  const cols = guessCols, rows = guessRows, pitch = cols + 1, ox = guessOX, oy = guessOY, inv = <f32>(1 / guessSide);
-  memory.fill(histp, 0, HIST_BUCKETS << 2);
-  memory.fill(cellsp, 0, (pitch * (rows + 1)) << 1);
-  let n = 0, i = 0, large = 0, full = 0;
-  const sample = count >= HIST_SAMPLE_FROM ? 7 : 0;
-  let x0m = Infinity as f32, y0m = Infinity as f32, x1m = -Infinity as f32, y1m = -Infinity as f32;
-  if (ASC_FEATURE_SIMD) {
-    const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
-    const inf = f32x4.splat(Infinity), ninf = f32x4.splat(-Infinity), iota = i32x4(0, 1, 2, 3), one = i32x4.splat(1);
-    const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv);
-    const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
-    let x0v = inf, y0v = inf, x1v = ninf, y1v = ninf;
-    for (; i + 4 <= count; i += 4) {
-      if ((i & 15) == 0 && i + 16 <= count) {
-        const g = v128.or(v128.or(v128.load(gp + (i << 2)), v128.load(gp + (i << 2), 16)), v128.or(v128.load(gp + (i << 2), 32), v128.load(gp + (i << 2), 48)));
-        if (!v128.any_true(v128.and(g, maskv))) { i += 12; continue; }
-      }
-      const k = kinds4(kp + i);
-      const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
-      const liveBits = i32x4.bitmask(live);
-      if (liveBits == 0) continue;
-      const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
-      const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
-      const isCircle = i32x4.eq(k, circle), isRect = i32x4.eq(k, rect);
-      const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle));
-      const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, v128.bitselect(b, ac, isRect));
-      const ok = boxOk4(live, as, v128.and(b, isRect), x0, y0, x1, y1);
-      x0v = f32x4.pmin(x0v, v128.bitselect(x0, inf, ok));
-      y0v = f32x4.pmin(y0v, v128.bitselect(y0, inf, ok));
-      x1v = f32x4.pmax(x1v, v128.bitselect(x1, ninf, ok));
-      y1v = f32x4.pmax(y1v, v128.bitselect(y1, ninf, ok));
-      const dx = f32x4.sub(x1, x0), dy = f32x4.sub(y1, y0);
-      const buckets = i32x4.shl(i32x4.shr_u(v128.bitselect(dx, dy, f32x4.gt(dx, dy)), 23), 2);
-      const okBits = i32x4.bitmask(ok);
-      if (okBits == 0b1111) {
-        v128.store(LANES, buckets);
-        v128.store(selp + (n << 2), i32x4.add(i32x4.splat(i), iota));
-        for (let l = -n & sample; l < 4; l += sample + 1) bump(histp + load<i32>(LANES + (l << 2)));
-        const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invv, lastRow);
-        const big = v128.or(i32x4.gt_s(i32x4.sub(cellsOf(x1, oxv, invv, lastCol), c0x), one), i32x4.gt_s(i32x4.sub(cellsOf(y1, oyv, invv, lastRow), c0y), one));
-        const home = v128.or(i32x4.add(i32x4.mul(c0y, pitchv), c0x), big); // -1 for the large
-        v128.store(homep + (n << 2), home);
-        const bigBits = i32x4.bitmask(big);
-        if (bigBits == 0) {
-          const r0 = rank<u16>(cellsp, i32x4.extract_lane(home, 0)), r1 = rank<u16>(cellsp, i32x4.extract_lane(home, 1));
-          const r2 = rank<u16>(cellsp, i32x4.extract_lane(home, 2)), r3 = rank<u16>(cellsp, i32x4.extract_lane(home, 3));
-          const r = rankp + (n << 2);
-          store<i32>(r, r0);
-          store<i32>(r, r1, 4);
-          store<i32>(r, r2, 8);
-          store<i32>(r, r3, 12);
-          full |= (r0 | r1 | r2 | r3);
-        } else {
-          v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, home, 64);
-          for (let l = 0; l < 4; l++) {
-            const f = LANES + (l << 2);
-            if ((bigBits & (1 << l)) == 0) {
-              const r = rank<u16>(cellsp, load<i32>(f, 64));
-              store<i32>(rankp + ((n + l) << 2), r);
-              full |= r;
-            } else markLarge(homep, boxp, largep, n + l, large++, load<f32>(f), load<f32>(f, 16), load<f32>(f, 32), load<f32>(f, 48));
-          }
-        }
-        n += 4;
-        continue;
-      }
-      // Some lanes selected: one by one, in slot order.
-      v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, buckets, 64);
-      for (let bits = okBits; bits != 0; bits &= bits - 1) {
-        const l = ctz(bits), f = LANES + (l << 2);
-        store<i32>(selp + (n << 2), i + l);
-        if ((n & sample) == 0) bump(histp + load<i32>(f, 64));
-        const bx0 = load<f32>(f), by0 = load<f32>(f, 16), bx1 = load<f32>(f, 32), by1 = load<f32>(f, 48);
-        const c = homeOf(bx0, by0, bx1, by1, ox, oy, inv, inv, cols, rows);
-        if (c < 0) markLarge(homep, boxp, largep, n, large++, bx0, by0, bx1, by1);
-        else {
-          store<i32>(homep + (n << 2), c);
-          const r = rank<u16>(cellsp, c);
-          store<i32>(rankp + (n << 2), r);
-          full |= r;
-        }
-        n++;
-      }
-      for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz(bits));
-    }
-    x0m = min4(x0v, false); y0m = min4(y0v, false); x1m = min4(x1v, true); y1m = min4(y1v, true);
-  }
-  for (; i < count; i++) {
-    const k = <i32>load<u8>(kp + i);
-    if ((load<u32>(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
-    const x = load<f32>(xp + (i << 2)), y = load<f32>(yp + (i << 2));
-    const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
-    const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-    if (!boxOk(k, a, b, x0, y0, x1, y1)) { noteInvalid(i); continue; }
-    store<i32>(selp + (n << 2), i);
-    x0m = select<f32>(x0, x0m, x0 < x0m);
-    y0m = select<f32>(y0, y0m, y0 < y0m);
-    x1m = select<f32>(x1, x1m, x1 > x1m);
-    y1m = select<f32>(y1, y1m, y1 > y1m);
-    if ((n & sample) == 0) {
-      const extent = select<f32>(x1 - x0, y1 - y0, x1 - x0 > y1 - y0);
-      bump(histp + ((reinterpret<u32>(extent) >> 23) << 2));
-    }
-    const c = homeOf(x0, y0, x1, y1, ox, oy, inv, inv, cols, rows);
-    if (c < 0) markLarge(homep, boxp, largep, n, large++, x0, y0, x1, y1);
-    else {
-      store<i32>(homep + (n << 2), c);
-      const r = rank<u16>(cellsp, c);
-      store<i32>(rankp + (n << 2), r);
-      full |= r;
-    }
-    n++;
-  }
-  histSamples = (n + sample) >> (sample == 0 ? 0 : 3);
-  minX = x0m + 0; minY = y0m + 0; maxX = x1m + 0; maxY = y1m + 0; // -0 + 0 is +0
-  guessLarge = full >= 0xffff ? -1 : large;
-  return n;
-}
 
 /**
  * Pass 2: home cell of each selected entity and counts per cell, and each entity's rank in its
@@ -524,7 +427,7 @@ function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
     // Four entities at a time: boxes and the four cellOf of each by lane, the small test by lane,
     // homes stored as one vector; only the count increments go one by one. Four consecutive
     // slots (the common case: a mask that takes most entities) load as vectors, others gather.
-    const circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT), one = i32x4.splat(1);
+    const circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
     const oxv = f32x4.splat(ox), oyv = f32x4.splat(oy), invv = f32x4.splat(inv), invYv = f32x4.splat(invY);
     const lastCol = i32x4.splat(cols - 1), lastRow = i32x4.splat(rows - 1), pitchv = i32x4.splat(pitch);
     for (; s + 4 <= n; s += 4) {
@@ -545,34 +448,13 @@ function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
       const ac = v128.and(a, isCircle);
       const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac);
       const x1 = f32x4.add(x, v128.and(a, i32x4.ge_u(k, circle))), y1 = f32x4.add(y, v128.bitselect(b, ac, i32x4.eq(k, rect)));
-      const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invYv, lastRow);
-      const big = v128.or(i32x4.gt_s(i32x4.sub(cellsOf(x1, oxv, invv, lastCol), c0x), one), i32x4.gt_s(i32x4.sub(cellsOf(y1, oyv, invYv, lastRow), c0y), one));
-      const home = v128.or(i32x4.add(i32x4.mul(c0y, pitchv), c0x), big); // -1 for the large
+      const home = homes4(x0, y0, x1, y1, oxv, oyv, invv, invYv, lastCol, lastRow, pitchv);
       v128.store(homep + (s << 2), home);
-      const bigBits = i32x4.bitmask(big);
-      if (bigBits == 0) {
-        const r0 = rank<T>(cellsp, i32x4.extract_lane(home, 0)), r1 = rank<T>(cellsp, i32x4.extract_lane(home, 1));
-        const r2 = rank<T>(cellsp, i32x4.extract_lane(home, 2)), r3 = rank<T>(cellsp, i32x4.extract_lane(home, 3));
-        const r = rankp + (s << 2);
-        store<i32>(r, r0);
-        store<i32>(r, r1, 4);
-        store<i32>(r, r2, 8);
-        store<i32>(r, r3, 12);
-        full |= (r0 | r1 | r2 | r3);
-        continue;
-      }
-      v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, home, 64);
-      for (let l = 0; l < 4; l++) {
-        const f = LANES + (l << 2);
-        if ((bigBits & (1 << l)) == 0) {
-          const r = rank<T>(cellsp, load<i32>(f, 64));
-          store<i32>(rankp + ((s + l) << 2), r);
-          full |= r;
-          continue;
-        }
-        markLarge(homep, boxp, largep, s + l, large++, load<f32>(f), load<f32>(f, 16), load<f32>(f, 32), load<f32>(f, 48));
-      }
+      if (i32x4.bitmask(home) == 0) full |= rank4<T>(cellsp, home, rankp + (s << 2));
+      else large = homeLanes<T>(s, home, x0, y0, x1, y1, large);
     }
+    full |= laneFull;
+    laneFull = 0;
   }
   for (; s < n; s++) {
     const i = load<i32>(selp + (s << 2)), k = <i32>load<u8>(kp + i);
@@ -580,19 +462,63 @@ function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
     const a = load<f32>(ap + (i << 2)), b = load<f32>(bp + (i << 2));
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
     const c = homeOf(x0, y0, x1, y1, ox, oy, inv, invY, cols, rows);
-    if (c < 0) {
-      markLarge(homep, boxp, largep, s, large++, x0, y0, x1, y1);
-      continue;
-    }
-    store<i32>(homep + (s << 2), c);
-    const r = rank<T>(cellsp, c);
-    store<i32>(rankp + (s << 2), r);
-    full |= r;
+    if (c < 0) markLarge(homep, boxp, largep, s, large++, x0, y0, x1, y1);
+    else full |= homeOne<T>(s, c, homep, rankp, cellsp);
   }
   // A rank of 0xffff (a u16 count that wrapped) sets all 16 bits of the ranks' or; so does a
   // cell past 32,767 entities now and then, which only costs the i32 pass.
   if (sizeof<T>() == 2 && full >= 0xffff) return -1;
   return large;
+}
+
+/** Home cells of four boxes by lane (cellOf's), as homeOf: -1 in the lanes of large boxes. */
+// @ts-ignore: decorator
+@inline function homes4(x0: v128, y0: v128, x1: v128, y1: v128, oxv: v128, oyv: v128, invv: v128, invYv: v128, lastCol: v128, lastRow: v128, pitchv: v128): v128 {
+  const one = i32x4.splat(1);
+  const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invYv, lastRow);
+  const big = v128.or(i32x4.gt_s(i32x4.sub(cellsOf(x1, oxv, invv, lastCol), c0x), one), i32x4.gt_s(i32x4.sub(cellsOf(y1, oyv, invYv, lastRow), c0y), one));
+  return v128.or(i32x4.add(i32x4.mul(c0y, pitchv), c0x), big);
+}
+
+/** Bumps the counts (T at countp) of four small entities' homes, writing their ranks at r; returns the ranks' or. */
+// @ts-ignore: decorator
+@inline function rank4<T>(countp: i32, home: v128, r: i32): i32 {
+  const r0 = rank<T>(countp, i32x4.extract_lane(home, 0)), r1 = rank<T>(countp, i32x4.extract_lane(home, 1));
+  const r2 = rank<T>(countp, i32x4.extract_lane(home, 2)), r3 = rank<T>(countp, i32x4.extract_lane(home, 3));
+  store<i32>(r, r0);
+  store<i32>(r, r1, 4);
+  store<i32>(r, r2, 8);
+  store<i32>(r, r3, 12);
+  return r0 | r1 | r2 | r3;
+}
+
+// The ranks' or of homeLanes' small entities, for the pass that called it.
+let laneFull = 0;
+
+/**
+ * Selected entities s..s + 3 (boxes x0..y1 by lane, homes as homes4 gives them), one at least
+ * large, one by one: the small ranked in their homes (T counts in the entries), the large listed
+ * from index `large`. Returns the large count after them; ors the ranks into laneFull.
+ */
+function homeLanes<T>(s: i32, home: v128, x0: v128, y0: v128, x1: v128, y1: v128, large: i32): i32 {
+  const countp = sizeof<T>() == 2 ? hdr(H_ENTRIES) : hdr(H_CELLS) + 4;
+  const homep = hdr(H_HOME), rankp = hdr(H_PLANES), boxp = hdr(H_BOX), largep = hdr(H_LARGE);
+  v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, home, 64);
+  for (let l = 0; l < 4; l++) {
+    const f = LANES + (l << 2), c = load<i32>(f, 64);
+    if (c < 0) markLarge(homep, boxp, largep, s + l, large++, load<f32>(f), load<f32>(f, 16), load<f32>(f, 32), load<f32>(f, 48));
+    else laneFull |= homeOne<T>(s + l, c, homep, rankp, countp);
+  }
+  return large;
+}
+
+/** Small selected entity s goes to home cell c: its home, and its rank there (T counts at countp), which it returns. */
+// @ts-ignore: decorator
+@inline function homeOne<T>(s: i32, c: i32, homep: i32, rankp: i32, countp: i32): i32 {
+  store<i32>(homep + (s << 2), c);
+  const r = rank<T>(countp, c);
+  store<i32>(rankp + (s << 2), r);
+  return r;
 }
 
 /** The home cell of box x0..y1 (the cell of its top-left corner; the table's pitch is cols + 1), or -1 when the box is large. */
@@ -798,7 +724,7 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
   firstInvalid = -1;
   // selfPairs' one grid, when the last two calls made the same grid: homes found on it in the select pass.
   const guessed = ASC_FEATURE_SIMD && guess && guessStable && ((guessCols + 1) * (guessRows + 1) << 1) <= hdr(H_CAPACITY) * ENTRY_BYTES;
-  const n = guessed ? selectHomePass(count, mask) : selectPass(count, mask, cls);
+  const n = guessed ? selectPass<u16>(count, mask, cls) : selectPass<void>(count, mask, cls);
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
   setHdr(G_SELECTED, n);
