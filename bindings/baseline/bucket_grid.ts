@@ -1043,16 +1043,12 @@ function cellOf(v: number, origin: number, inv: number, n: number): number {
   return t < 1 ? 0 : (t >= n ? n - 1 : t | 0);
 }
 
-const bitsF64 = new Float64Array(1);
-const bitsF64Hi = new Uint32Array(bitsF64.buffer, 4, 1);
-
-/** The least m * 2^(e - 4) (m in 16..32) at or above v >= 1e-30: sixteen steps an octave (as the core's sizeStep). */
+/** The least m * 2^(e - 4) (m in 16..32) at or above v >= 1e-30: sixteen steps an octave (as the core's sizeStep, which reads e from v's bits). */
 function sizeStep(v: number): number {
-  bitsF64[0] = v;
-  const hi = bitsF64Hi[0];
-  bitsF64[0] = 0;
-  bitsF64Hi[0] = (hi & 0x7ff00000) - (4 << 20);
-  const unit = bitsF64[0];
+  let e = Math.floor(Math.log2(v));
+  if (2 ** e > v) e--; // log2 may round across a power of two
+  else if (2 ** (e + 1) <= v) e++;
+  const unit = 2 ** (e - 4);
   return Math.ceil(v / unit) * unit;
 }
 
