@@ -561,11 +561,11 @@ function homeLanes<T>(s: i32, home: v128, x0: v128, y0: v128, x1: v128, y1: v128
   return v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(bRect, zero)));
 }
 
-/** cellOf by lane (trunc_sat is the scalar conversion; lanes below 1 become 0 as there). */
+/** cellOf by lane (trunc_sat is the scalar conversion; lanes below 1, NaN among them, become 0 as there). */
 // @ts-ignore: decorator
 @inline function cellsOf(v: v128, origin: v128, inv: v128, last: v128): v128 {
   const t = f32x4.mul(f32x4.sub(v, origin), inv);
-  return i32x4.min_s(v128.andnot(i32x4.trunc_sat_f32x4_s(t), f32x4.lt(t, f32x4.splat(1))), last);
+  return i32x4.min_s(i32x4.max_s(i32x4.trunc_sat_f32x4_s(t), i32x4.splat(0)), last);
 }
 
 /** The f32s of four slots in one vector. */
