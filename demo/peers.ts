@@ -10,7 +10,7 @@ import type { Peer } from "../bench/peers/peer.js";
 import { rapierPeer } from "../bench/peers/rapier.js";
 import { rbushPeer } from "../bench/peers/rbush.js";
 import { markdownReport, svgPlot } from "../bench/peers/report.js";
-import { runPeers, type CaseResult } from "../bench/peers/runner.js";
+import { clockStep, medianNote, runPeers, type CaseResult } from "../bench/peers/runner.js";
 import { MODES, SHAPES, type Mode, type Shape } from "../bench/peers/scenes.js";
 import { createWorld } from "../bindings/browser.js";
 
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
       `Timed ${timeMs} ms per library and scene in ${rounds} round${rounds === 1 ? "" : "s"} (the libraries take turns, each set up and warmed up again every round); a library predicted slower than ${frameBudgetMs} ms per frame at the next N is skipped there (at N = ${mustSizes.join(", ")} only above ${maxFrameMs} ms).`,
       gc ? `Before each library's run: a forced collection (Chromium started with --js-flags=--expose-gc) and a ${settleMs} ms pause, as in \`npm run bench:peers\` (150 ms there, for heaps of up to 250k boxes).` : "No gc() in this browser: runs follow each other without a forced collection (start Chromium with --js-flags=--expose-gc for one).",
       simdUrl ? "SIMD core: dist/hitcore-simd.wasm." : "No dist/hitcore-simd.wasm at bundle time: no SIMD row.",
+      medianNote(clockStep()),
     ];
     probe.results = results;
     probe.svg = svgPlot(results, "hitcore against its peers in the browser: median ms per frame");

@@ -20,7 +20,7 @@ import type { Peer } from "./peer.js";
 import { rapierPeer } from "./rapier.js";
 import { rbushPeer } from "./rbush.js";
 import { markdownReport, svgPlot } from "./report.js";
-import { runPeers } from "./runner.js";
+import { clockStep, medianNote, runPeers } from "./runner.js";
 import { MODES, SHAPES, type Mode, type Shape } from "./scenes.js";
 
 // The bench runs from build/bench/peers/.
@@ -75,6 +75,7 @@ const notes = [
   `hitcore.wasm: ${core.length.toLocaleString("en-US")} bytes, ${gzipSync(core, { level: 9 }).length.toLocaleString("en-US")} gzipped` +
     (existsSync(simd) ? `; hitcore-simd.wasm: ${gzipSync(readFileSync(simd), { level: 9 }).length.toLocaleString("en-US")} gzipped.` : " (no dist/hitcore-simd.wasm: no SIMD row)."),
   `Timed ${timeMs} ms per library and scene in ${rounds} round${rounds === 1 ? "" : "s"} (the libraries take turns, each set up and warmed up again every round, so a slow spell of the machine lands on all of them alike; median and p99 over all the frames; at least 5 frames, at most 3,000 a round); a library predicted slower than ${frameBudgetMs} ms per frame at the next N is skipped there (at N = 10,000 and 100,000 only above ${maxFrameMs} ms).`,
+  medianNote(clockStep()),
 ];
 mkdirSync(results, { recursive: true });
 const title = `hitcore against its peers: median ms per frame (Node ${process.version})`;

@@ -2,7 +2,8 @@
 // pairs against the reference on the first frames (count, hash of the sorted list, an example
 // pair when they differ), warms up, then times frames (scene motion untimed, the library's whole
 // per-frame work timed). A library whose last time predicts more than the frame budget at the
-// next size is skipped there and reported as skipped. No Node APIs: the page runs it too.
+// next size is skipped there and reported as skipped. Medians of frames shorter than 40 clock
+// steps are read from 8-frame means (frameMedian). No Node APIs: the page runs it too.
 import { compareKeys, keysHash, pairKeys, referenceKeys, type Disagreement } from "./pairs.js";
 import type { Peer } from "./peer.js";
 import { BoxScene, type Mode, type Shape } from "./scenes.js";
@@ -63,6 +64,65 @@ export interface CaseResult {
 
 const now = () => performance.now();
 
+/** Under this many clock steps, a median is read from blocks of BLOCK_FRAMES frames. */
+const FINE_STEPS = 40;
+const BLOCK_FRAMES = 8;
+
+/**
+ * The clock's step: the least positive difference between successive readings. In a cross-origin
+ * isolated Chromium page it is 5 µs (and the clamp is jittered, so differences of many readings
+ * average to the true time); in Node, far under a microsecond.
+ */
+export function clockStep(): number {
+  let step = Infinity, last = now();
+  for (let seen = 0, k = 0; seen < 64 && k < 10_000_000; k++) {
+    const t = now();
+    if (t > last) {
+      step = Math.min(step, t - last);
+      last = t;
+      seen++;
+    }
+  }
+  return step;
+}
+
+/**
+ * The median ms per frame of a library's frame times (one array per round). A frame under
+ * FINE_STEPS clock steps reads coarsely (0.085 ms on a 5 µs clock reads 0.080, 0.085 or 0.090, so
+ * the median of single frames moves by 6% at a time), and the median is then of the means of
+ * BLOCK_FRAMES consecutive frames of a round; longer frames keep the median of single frames.
+ */
+export function frameMedian(rounds: Float64Array[], step: number): number {
+  const all = pooled(rounds);
+  const median = percentile(all, 0.5);
+  if (!(median < FINE_STEPS * step)) return median;
+  const means: number[] = [];
+  for (const f of rounds) {
+    for (let k = 0; k + BLOCK_FRAMES <= f.length; k += BLOCK_FRAMES) {
+      let sum = 0;
+      for (let j = k; j < k + BLOCK_FRAMES; j++) sum += f[j];
+      means.push(sum / BLOCK_FRAMES);
+    }
+  }
+  return means.length === 0 ? median : percentile(Float64Array.from(means).sort(), 0.5);
+}
+
+/** The results' note on how medians were read, for a clock of `step` ms. */
+export function medianNote(step: number): string {
+  const us = step * 1000, fine = FINE_STEPS * step;
+  return `The clock's step: ${us >= 1 ? `${us.toFixed(0)} µs` : `under a microsecond (${us.toFixed(3)} µs)`}. A median under ${FINE_STEPS} steps ` +
+    `(${fine.toFixed(fine >= 0.01 ? 2 : 4)} ms) is the median of ${BLOCK_FRAMES}-frame means, since a single frame that short reads only to the step; ` +
+    "longer medians and every p99 are of single frames.";
+}
+
+/** All rounds' frame times in one sorted array. */
+function pooled(rounds: Float64Array[]): Float64Array {
+  const all = new Float64Array(rounds.reduce((t, f) => t + f.length, 0));
+  let at = 0;
+  for (const f of rounds) { all.set(f, at); at += f.length; }
+  return all.sort();
+}
+
 function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
@@ -82,6 +142,7 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   const log = o.log ?? (() => {});
   const rounds = Math.max(1, Math.floor(o.rounds ?? 1));
+  const step = clockStep();
   for (const mode of o.modes) {
     for (const shape of o.shapes) {
       // Per library: the last size it ran at and its median there, for the budget prediction.
@@ -144,12 +205,9 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
             log(`  ${peer.name}: ${r.status === "skipped" ? "skipped" : "FAILED"} ${r.note}`);
             continue;
           }
-          const all = new Float64Array(samples.reduce((t, f) => t + f.length, 0));
-          let at = 0;
-          for (const f of samples) { all.set(f, at); at += f.length; }
-          all.sort();
+          const all = pooled(samples);
           r.frames = all.length;
-          r.median = percentile(all, 0.5);
+          r.median = frameMedian(samples, step);
           r.p99 = percentile(all, 0.99);
           results.push(r);
           last.set(peer.name, { n, median: r.median });
