@@ -69,7 +69,11 @@ export interface GridStats {
   cols: number;
   rows: number;
   cellSize: number;
-  /** Top-left corner of the grid (the grid covers the boxes of what it holds). */
+  /**
+   * Top-left corner of the grid, which covers the boxes of what it holds: a home grid's is their
+   * top-left corner snapped down to a multiple of the cell size (so moving entities keep one grid
+   * for many frames), a reach grid's is that corner moved up and left by the probe size.
+   */
   originX: number;
   originY: number;
   /** Records in cells (one per small entity; in a reach grid, one per cell it reaches) and entities in the large list. */

@@ -62,11 +62,11 @@ export class BaselineKernel implements Kernel {
   private firstInvalid = -1;
   private found = 0;
   private minX = 0;
-  private originX = 0;
-  private originY = 0;
   private minY = 0;
   private maxX = 0;
   private maxY = 0;
+  private originX = 0;
+  private originY = 0;
   private cellSide = 1;
   private cellSideY = 1;
   private ncols = 0;
