@@ -195,8 +195,12 @@ function selectPass<T>(count: i32, mask: u32, cls: i32): i32 {
         if (!isVoid<T>()) {
           const home = homes4(x0, y0, x1, y1, oxv, oyv, invv, invv, lastCol, lastRow, pitchv);
           v128.store(homep + (n << 2), home);
-          if (i32x4.bitmask(home) == 0) full |= rank4<T>(countp, home, rankp + (n << 2));
-          else large = homeLanes<T>(n, home, x0, y0, x1, y1, large);
+          const bigBits = i32x4.bitmask(home);
+          if (bigBits == 0) full |= rank4<T>(countp, home, rankp + (n << 2));
+          else {
+            full |= homeLanes<T>(n, home, x0, y0, x1, y1, large, countp);
+            large += <i32>popcnt(bigBits);
+          }
         }
         n += 4;
         continue;
@@ -259,11 +263,7 @@ function selectPass<T>(count: i32, mask: u32, cls: i32): i32 {
   }
   histSamples = (n + sample) >> (sample == 0 ? 0 : 3);
   minX = x0m + 0; minY = y0m + 0; maxX = x1m + 0; maxY = y1m + 0; // -0 + 0 is +0
-  if (!isVoid<T>()) {
-    full |= laneFull;
-    laneFull = 0;
-    guessLarge = full >= 0xffff ? -1 : large;
-  }
+  if (!isVoid<T>()) guessLarge = full >= 0xffff ? -1 : large;
   return n;
 }
 
@@ -450,11 +450,13 @@ function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
       const x1 = f32x4.add(x, v128.and(a, i32x4.ge_u(k, circle))), y1 = f32x4.add(y, v128.bitselect(b, ac, i32x4.eq(k, rect)));
       const home = homes4(x0, y0, x1, y1, oxv, oyv, invv, invYv, lastCol, lastRow, pitchv);
       v128.store(homep + (s << 2), home);
-      if (i32x4.bitmask(home) == 0) full |= rank4<T>(cellsp, home, rankp + (s << 2));
-      else large = homeLanes<T>(s, home, x0, y0, x1, y1, large);
+      const bigBits = i32x4.bitmask(home);
+      if (bigBits == 0) full |= rank4<T>(cellsp, home, rankp + (s << 2));
+      else {
+        full |= homeLanes<T>(s, home, x0, y0, x1, y1, large, cellsp);
+        large += <i32>popcnt(bigBits);
+      }
     }
-    full |= laneFull;
-    laneFull = 0;
   }
   for (; s < n; s++) {
     const i = load<i32>(selp + (s << 2)), k = <i32>load<u8>(kp + i);
@@ -492,24 +494,21 @@ function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
   return r0 | r1 | r2 | r3;
 }
 
-// The ranks' or of homeLanes' small entities, for the pass that called it.
-let laneFull = 0;
-
 /**
- * Selected entities s..s + 3 (boxes x0..y1 by lane, homes as homes4 gives them), one at least
- * large, one by one: the small ranked in their homes (T counts in the entries), the large listed
- * from index `large`. Returns the large count after them; ors the ranks into laneFull.
+ * Selected entities s..s + 3 (boxes x0..y1 by lane, homes as homes4 gives them: -1 for the
+ * large), one at least large, one by one: the small ranked in their homes (T counts at countp),
+ * the large listed from index `large` on (as many as home has -1 lanes). Returns the ranks' or.
  */
-function homeLanes<T>(s: i32, home: v128, x0: v128, y0: v128, x1: v128, y1: v128, large: i32): i32 {
-  const countp = sizeof<T>() == 2 ? hdr(H_ENTRIES) : hdr(H_CELLS) + 4;
+function homeLanes<T>(s: i32, home: v128, x0: v128, y0: v128, x1: v128, y1: v128, large: i32, countp: i32): i32 {
   const homep = hdr(H_HOME), rankp = hdr(H_PLANES), boxp = hdr(H_BOX), largep = hdr(H_LARGE);
   v128.store(LANES, x0); v128.store(LANES, y0, 16); v128.store(LANES, x1, 32); v128.store(LANES, y1, 48); v128.store(LANES, home, 64);
+  let full = 0;
   for (let l = 0; l < 4; l++) {
     const f = LANES + (l << 2), c = load<i32>(f, 64);
     if (c < 0) markLarge(homep, boxp, largep, s + l, large++, load<f32>(f), load<f32>(f, 16), load<f32>(f, 32), load<f32>(f, 48));
-    else laneFull |= homeOne<T>(s + l, c, homep, rankp, countp);
+    else full |= homeOne<T>(s + l, c, homep, rankp, countp);
   }
-  return large;
+  return full;
 }
 
 /** Small selected entity s goes to home cell c: its home, and its rank there (T counts at countp), which it returns. */
@@ -527,6 +526,12 @@ function homeLanes<T>(s: i32, home: v128, x0: v128, y0: v128, x1: v128, y1: v128
   const c0x = cellOf(x0, ox, inv, cols), c0y = cellOf(y0, oy, invY, rows);
   const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, invY, rows);
   return c1x - c0x > 1 || c1y - c0y > 1 ? -1 : c0y * (cols + 1) + c0x;
+}
+
+/** Whether u16 counts for ncells cells fit in the entries (free until the scatter). */
+// @ts-ignore: decorator
+@inline function countsFit16(ncells: i32): bool {
+  return (ncells << 1) <= hdr(H_CAPACITY) * ENTRY_BYTES;
 }
 
 /** Bumps cell c's count (a T at countp), returning the count before: the entity's rank in its cell. */
@@ -723,7 +728,7 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
   invalid = 0;
   firstInvalid = -1;
   // selfPairs' one grid, when the last two calls made the same grid: homes found on it in the select pass.
-  const guessed = ASC_FEATURE_SIMD && guess && guessStable && ((guessCols + 1) * (guessRows + 1) << 1) <= hdr(H_CAPACITY) * ENTRY_BYTES;
+  const guessed = ASC_FEATURE_SIMD && guess && guessStable && countsFit16((guessCols + 1) * (guessRows + 1));
   const n = guessed ? selectPass<u16>(count, mask, cls) : selectPass<void>(count, mask, cls);
   setHdr(S_INVALID, invalid);
   setHdr(S_FIRST_INVALID, firstInvalid);
@@ -760,7 +765,7 @@ function build(count: i32, mask: u32, cellSize: f32, cover: bool, cellSizeY: f32
       guessStable = same;
       guessSide = cellSide; guessOX = originX; guessOY = originY; guessCols = ncols; guessRows = nrows;
     }
-    large = guessed && same ? guessLarge : (ncells << 1) <= hdr(H_CAPACITY) * ENTRY_BYTES ? homePass<u16>(n, inv, invY) : -1;
+    large = guessed && same ? guessLarge : countsFit16(ncells) ? homePass<u16>(n, inv, invY) : -1;
     if (large >= 0) prefix16(ncells);
     else {
       large = homePass<i32>(n, inv, invY);
