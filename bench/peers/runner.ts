@@ -91,9 +91,9 @@ export function clockStep(): number {
  * FINE_STEPS clock steps reads coarsely (0.085 ms on a 5 µs clock reads 0.080, 0.085 or 0.090, so
  * the median of single frames moves by 6% at a time), and the median is then of the means of
  * BLOCK_FRAMES consecutive frames of a round; longer frames keep the median of single frames.
+ * `all`: the rounds' frames pooled and sorted, when the caller has them.
  */
-export function frameMedian(rounds: Float64Array[], step: number): number {
-  const all = pooled(rounds);
+export function frameMedian(rounds: Float64Array[], step: number, all = pooled(rounds)): number {
   const median = percentile(all, 0.5);
   if (!(median < FINE_STEPS * step)) return median;
   const means: number[] = [];
@@ -207,7 +207,7 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
           }
           const all = pooled(samples);
           r.frames = all.length;
-          r.median = frameMedian(samples, step);
+          r.median = frameMedian(samples, step, all);
           r.p99 = percentile(all, 0.99);
           results.push(r);
           last.set(peer.name, { n, median: r.median });
