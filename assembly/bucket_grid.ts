@@ -1892,17 +1892,30 @@ const SP_CELLS = 160; // the cell fields' base
 let stagedTests = 0;
 
 /**
- * probeReach's first pass for `lanes` staged probes: reachLane on each, in order (a lane that does
- * not probe has the empty padding cell, so it is neither listed nor counted). Returns the list length.
+ * probeReach's first pass for `lanes` staged probes (a multiple of four): reachLane on each, in
+ * order (a lane that does not probe has the empty padding cell, so it is neither listed nor
+ * counted). Returns the list length.
  */
 function reachStaged(lanes: i32, planep: i32, stride: i32, listp: i32, listed: i32): i32 {
   let tests = 0;
-  for (let l = 0; l < lanes; l++) {
-    const o = STAGE + (l << 2), cp = load<i32>(o, STAGE_PLANE);
-    const from = load<i32>(cp - 4), to = load<i32>(cp);
-    tests += to - from;
-    listed = reachLane(load<i32>(o), from, to, v128.load32_splat(o, 2 * STAGE_PLANE), v128.load32_splat(o, 3 * STAGE_PLANE),
+  for (let l = 0; l < lanes; l += 4) {
+    // Four probes a step, their runs read first: each probe's run bounds are loads that wait on a
+    // load, and its records' compare waits on them; read four at a time, they overlap. One probe
+    // a step: 1.03-1.04 of the time (clustered bipartite at 10k, warm paired blocks).
+    const o = STAGE + (l << 2);
+    const c0 = load<i32>(o, STAGE_PLANE), c1 = load<i32>(o, STAGE_PLANE + 4), c2 = load<i32>(o, STAGE_PLANE + 8), c3 = load<i32>(o, STAGE_PLANE + 12);
+    const f0 = load<i32>(c0 - 4), t0 = load<i32>(c0), f1 = load<i32>(c1 - 4), t1 = load<i32>(c1);
+    const f2 = load<i32>(c2 - 4), t2 = load<i32>(c2), f3 = load<i32>(c3 - 4), t3 = load<i32>(c3);
+    tests += t0 - f0 + t1 - f1 + t2 - f2 + t3 - f3;
+    // (A helper taking o + 4 and so on for the lanes: 1.02 of the time; the offsets stay constants here.)
+    listed = reachLane(load<i32>(o), f0, t0, v128.load32_splat(o, 2 * STAGE_PLANE), v128.load32_splat(o, 3 * STAGE_PLANE),
       v128.load32_splat(o, 4 * STAGE_PLANE), v128.load32_splat(o, 5 * STAGE_PLANE), planep, stride, listp, listed);
+    listed = reachLane(load<i32>(o, 4), f1, t1, v128.load32_splat(o, 2 * STAGE_PLANE + 4), v128.load32_splat(o, 3 * STAGE_PLANE + 4),
+      v128.load32_splat(o, 4 * STAGE_PLANE + 4), v128.load32_splat(o, 5 * STAGE_PLANE + 4), planep, stride, listp, listed);
+    listed = reachLane(load<i32>(o, 8), f2, t2, v128.load32_splat(o, 2 * STAGE_PLANE + 8), v128.load32_splat(o, 3 * STAGE_PLANE + 8),
+      v128.load32_splat(o, 4 * STAGE_PLANE + 8), v128.load32_splat(o, 5 * STAGE_PLANE + 8), planep, stride, listp, listed);
+    listed = reachLane(load<i32>(o, 12), f3, t3, v128.load32_splat(o, 2 * STAGE_PLANE + 12), v128.load32_splat(o, 3 * STAGE_PLANE + 12),
+      v128.load32_splat(o, 4 * STAGE_PLANE + 12), v128.load32_splat(o, 5 * STAGE_PLANE + 12), planep, stride, listp, listed);
   }
   stagedTests += tests;
   return listed;

@@ -3,7 +3,7 @@
 // stores. Writing the f32 views from f64 arrays with TypedArray.set converts number by number in
 // the engine: 11.4 us for 10,300 x and y on the machine measured, where the copies and the SIMD
 // build of this pass take 6.6 (`npm run bench`'s positions table).
-import { H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, PLANE_SLACK } from "../bindings/layout";
+import { H_BOX, H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, PLANE_SLACK } from "../bindings/layout";
 import { hdr } from "./header";
 
 /**
@@ -16,29 +16,38 @@ export function setPositions(n: i32): i32 {
   const xp = hdr(H_X), yp = hdr(H_Y);
   let i = 0;
   if (ASC_FEATURE_SIMD) {
-    // Four slots a step: the check as one and of lane masks (NaN fails the compare), then the
-    // conversion as two f64x2 demotions per axis joined into one f32x4.
-    const most = f64x2.splat(MAX_COORD);
-    let ok = i64x2.splat(-1);
+    // Four slots a step, in one pass: each axis as two f64x2 demotions joined into one f32x4,
+    // written to H_BOX (scratch, 16 bytes a slot) and checked there, then copied to the stores
+    // when every lane passed. The check is on the f32s: rounding keeps order, so |x| past
+    // MAX_COORD rounds to at least MAX_COORD in f32, and a lane below that in f32 (NaN is not) was
+    // at most MAX_COORD. A lane at or above it, rare, takes the exact check below.
+    const tx = hdr(H_BOX), ty = tx + (((n + 3) & ~3) << 2);
+    const most = f32x4.splat(<f32>MAX_COORD);
+    let ok = i32x4.splat(-1);
     for (; i + 4 <= n; i += 4) {
       const o = i << 3;
-      const x = v128.and(f64x2.le(f64x2.abs(v128.load(xs + o)), most), f64x2.le(f64x2.abs(v128.load(xs + o, 16)), most));
-      const y = v128.and(f64x2.le(f64x2.abs(v128.load(ys + o)), most), f64x2.le(f64x2.abs(v128.load(ys + o, 16)), most));
-      ok = v128.and(ok, v128.and(x, y));
+      const x = i32x4.shuffle(f32x4.demote_f64x2_zero(v128.load(xs + o)), f32x4.demote_f64x2_zero(v128.load(xs + o, 16)), 0, 1, 4, 5);
+      const y = i32x4.shuffle(f32x4.demote_f64x2_zero(v128.load(ys + o)), f32x4.demote_f64x2_zero(v128.load(ys + o, 16)), 0, 1, 4, 5);
+      ok = v128.and(ok, v128.and(f32x4.lt(f32x4.abs(x), most), f32x4.lt(f32x4.abs(y), most)));
+      v128.store(tx + (i << 2), x);
+      v128.store(ty + (i << 2), y);
     }
-    if (!i64x2.all_true(ok)) i = 0; // the loop below finds the slot
-  }
-  for (; i < n; i++) {
-    const x = load<f64>(xs + (i << 3)), y = load<f64>(ys + (i << 3));
-    if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD)) return i;
-  }
-  i = 0;
-  if (ASC_FEATURE_SIMD) {
-    for (; i + 4 <= n; i += 4) {
-      const o = i << 3;
-      v128.store(xp + (i << 2), i32x4.shuffle(f32x4.demote_f64x2_zero(v128.load(xs + o)), f32x4.demote_f64x2_zero(v128.load(xs + o, 16)), 0, 1, 4, 5));
-      v128.store(yp + (i << 2), i32x4.shuffle(f32x4.demote_f64x2_zero(v128.load(ys + o)), f32x4.demote_f64x2_zero(v128.load(ys + o, 16)), 0, 1, 4, 5));
+    if (i32x4.all_true(ok)) {
+      for (let j = i; j < n; j++) {
+        const x = load<f64>(xs + (j << 3)), y = load<f64>(ys + (j << 3));
+        if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD)) return j;
+      }
+      memory.copy(xp, tx, i << 2);
+      memory.copy(yp, ty, i << 2);
+    } else {
+      i = 0;
     }
+  }
+  // The exact check, then the conversion: the scalar build's whole pass, the SIMD build's last
+  // few slots, or every slot when a lane failed the SIMD check.
+  for (let j = i; j < n; j++) {
+    const x = load<f64>(xs + (j << 3)), y = load<f64>(ys + (j << 3));
+    if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD)) return j;
   }
   for (; i < n; i++) {
     store<f32>(xp + (i << 2), <f32>load<f64>(xs + (i << 3)));

@@ -151,7 +151,9 @@ describe.each(BACKENDS)("world on %s", (backend) => {
     const w = await newWorld(backend);
     for (let k = 0; k < 37; k++) w.addCircle(k, k, 1);
     const xs = new Float64Array(37).fill(3), ys = new Float64Array(37).fill(4);
-    for (const [slot, bad] of [[0, NaN], [36, Infinity], [17, -1e31], [33, NaN]] as const) {
+    // 1.0000000001e30 is past MAX_COORD but rounds to MAX_COORD in f32: the SIMD core's f32 check
+    // passes it to the exact one.
+    for (const [slot, bad] of [[0, NaN], [36, Infinity], [17, -1e31], [33, NaN], [6, 1.0000000001e30], [9, -1.0000000001e30]] as const) {
       const bx = xs.slice(), by = ys.slice();
       (slot % 2 ? by : bx)[slot] = bad;
       rejects(w, "INVALID_NUMBER", () => w.setPositions(bx, by), new RegExp(`slot ${slot} has x.*${String(bad).replace("+", "\\+")}.*finite`));
