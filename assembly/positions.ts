@@ -13,15 +13,14 @@ import { hdr } from "./header";
  */
 export function setPositions(n: i32): i32 {
   const xs = hdr(H_PLANES), ys = xs + ((hdr(H_CAPACITY) + PLANE_SLACK) << 3);
-  const xp = hdr(H_X), yp = hdr(H_Y);
+  const xp = hdr(H_X), yp = hdr(H_Y), tx = hdr(H_BOX), ty = tx + (((n + 3) & ~3) << 2);
   let i = 0;
   if (ASC_FEATURE_SIMD) {
     // Four slots a step, in one pass: each axis as two f64x2 demotions joined into one f32x4,
-    // written to H_BOX (scratch, 16 bytes a slot) and checked there, then copied to the stores
-    // when every lane passed. The check is on the f32s: rounding keeps order, so |x| past
-    // MAX_COORD rounds to at least MAX_COORD in f32, and a lane below that in f32 (NaN is not) was
-    // at most MAX_COORD. A lane at or above it, rare, takes the exact check below.
-    const tx = hdr(H_BOX), ty = tx + (((n + 3) & ~3) << 2);
+    // written to H_BOX (scratch, 16 bytes a slot) and checked there; copied to the stores below
+    // when every number passed. The check is on the f32s: rounding keeps order, so an |x| past
+    // MAX_COORD rounds to at least MAX_COORD in f32, and a lane below that in f32 (NaN is not)
+    // was at most MAX_COORD. When a lane is not below it (rare), the exact check takes every slot.
     const most = f32x4.splat(<f32>MAX_COORD);
     let ok = i32x4.splat(-1);
     for (; i + 4 <= n; i += 4) {
@@ -32,22 +31,17 @@ export function setPositions(n: i32): i32 {
       v128.store(tx + (i << 2), x);
       v128.store(ty + (i << 2), y);
     }
-    if (i32x4.all_true(ok)) {
-      for (let j = i; j < n; j++) {
-        const x = load<f64>(xs + (j << 3)), y = load<f64>(ys + (j << 3));
-        if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD)) return j;
-      }
-      memory.copy(xp, tx, i << 2);
-      memory.copy(yp, ty, i << 2);
-    } else {
-      i = 0;
-    }
+    if (!i32x4.all_true(ok)) i = 0;
   }
-  // The exact check, then the conversion: the scalar build's whole pass, the SIMD build's last
-  // few slots, or every slot when a lane failed the SIMD check.
+  // The exact check of the slots the SIMD pass did not check (all of them in the scalar build),
+  // before anything is written.
   for (let j = i; j < n; j++) {
     const x = load<f64>(xs + (j << 3)), y = load<f64>(ys + (j << 3));
     if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD)) return j;
+  }
+  if (ASC_FEATURE_SIMD && i > 0) {
+    memory.copy(xp, tx, i << 2);
+    memory.copy(yp, ty, i << 2);
   }
   for (; i < n; i++) {
     store<f32>(xp + (i << 2), <f32>load<f64>(xs + (i << 3)));

@@ -10,7 +10,7 @@
 //   H_GROUPS         i32   facade      u32[CAPACITY+1]: group bits, 0 for a free slot
 //   H_KIND           i32   facade      u8[CAPACITY+1]: KIND_*, 0 for a free slot
 //   H_FLAGS          i32   facade      u8[CAPACITY+1]: FLAG_* written by firstHits
-//   H_BOX            i32   facade      f32[4 * CAPACITY]: boxes (x0, y0, x1, y1) of the large entities by selection index, scratch
+//   H_BOX            i32   facade      f32[4 * CAPACITY]: boxes (x0, y0, x1, y1) of the large entities by selection index, scratch (also the SIMD probe's list and setPositions' f32s)
 //   H_SEL            i32   facade      i32[CAPACITY]: selected slot indices, scratch
 //   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: 0, then per cell (pitch cols + 1, rows + 1) counts, then ends, scratch
 //   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot | kind << KIND_SHIFT, x, y, a, b, cell) of the small entities by cell
