@@ -1,8 +1,9 @@
 // World.setPositions' kernel: the facade copies a game's f64 x and y arrays into the planes scratch
 // (free between calls) with two byte copies, and this pass checks them and writes them to the f32
 // stores. Writing the f32 views from f64 arrays with TypedArray.set converts number by number in
-// the engine: 11.4 us for 10,300 x and y on the machine measured, where the copies and the SIMD
-// build of this pass take 6.6 (`npm run bench`'s positions table).
+// the engine: 10.3 us for 10,300 x and y on the machine measured, where the copies and the SIMD
+// build of this pass take 5.3 (`npm run bench`'s positions table; 5.8 when the SIMD pass checked
+// the f64s first and converted them in a second pass).
 import { H_BOX, H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, PLANE_SLACK } from "../bindings/layout";
 import { hdr } from "./header";
 
