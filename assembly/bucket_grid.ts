@@ -193,14 +193,9 @@ function selectPass<T>(count: i32, mask: u32, cls: i32): i32 {
         v128.store(selp + (n << 2), i32x4.add(i32x4.splat(i), iota));
         for (let l = -n & sample; l < 4; l += sample + 1) bump(histp + load<i32>(LANES + (l << 2)));
         if (!isVoid<T>()) {
-          const home = homes4(x0, y0, x1, y1, oxv, oyv, invv, invv, lastCol, lastRow, pitchv);
-          v128.store(homep + (n << 2), home);
-          const bigBits = i32x4.bitmask(home);
-          if (bigBits == 0) full |= rank4<T>(countp, home, rankp + (n << 2));
-          else {
-            full |= homeLanes<T>(n, home, x0, y0, x1, y1, large, countp);
-            large += <i32>popcnt(bigBits);
-          }
+          const home = homes4(x0, y0, x1, y1, oxv, oyv, invv, invv, lastCol, lastRow, pitchv), bigBits = i32x4.bitmask(home);
+          full |= homeGroup<T>(n, home, bigBits, x0, y0, x1, y1, large, homep, rankp, countp);
+          large += <i32>popcnt(bigBits);
         }
         n += 4;
         continue;
@@ -448,14 +443,9 @@ function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
       const ac = v128.and(a, isCircle);
       const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac);
       const x1 = f32x4.add(x, v128.and(a, i32x4.ge_u(k, circle))), y1 = f32x4.add(y, v128.bitselect(b, ac, i32x4.eq(k, rect)));
-      const home = homes4(x0, y0, x1, y1, oxv, oyv, invv, invYv, lastCol, lastRow, pitchv);
-      v128.store(homep + (s << 2), home);
-      const bigBits = i32x4.bitmask(home);
-      if (bigBits == 0) full |= rank4<T>(cellsp, home, rankp + (s << 2));
-      else {
-        full |= homeLanes<T>(s, home, x0, y0, x1, y1, large, cellsp);
-        large += <i32>popcnt(bigBits);
-      }
+      const home = homes4(x0, y0, x1, y1, oxv, oyv, invv, invYv, lastCol, lastRow, pitchv), bigBits = i32x4.bitmask(home);
+      full |= homeGroup<T>(s, home, bigBits, x0, y0, x1, y1, large, homep, rankp, cellsp);
+      large += <i32>popcnt(bigBits);
     }
   }
   for (; s < n; s++) {
@@ -480,6 +470,18 @@ function homePass<T>(n: i32, inv: f32, invY: f32): i32 {
   const c0x = cellsOf(x0, oxv, invv, lastCol), c0y = cellsOf(y0, oyv, invYv, lastRow);
   const big = v128.or(i32x4.gt_s(i32x4.sub(cellsOf(x1, oxv, invv, lastCol), c0x), one), i32x4.gt_s(i32x4.sub(cellsOf(y1, oyv, invYv, lastRow), c0y), one));
   return v128.or(i32x4.add(i32x4.mul(c0y, pitchv), c0x), big);
+}
+
+/**
+ * Selected entities s..s + 3 (boxes x0..y1 by lane) go to their homes (homes4's, `bigBits` its
+ * bitmask: the large lanes): the homes stored, the small ranked (T counts at countp), the large
+ * listed from index `large` on. Returns the ranks' or; the caller adds popcnt(bigBits) to large.
+ */
+// @ts-ignore: decorator
+@inline function homeGroup<T>(s: i32, home: v128, bigBits: i32, x0: v128, y0: v128, x1: v128, y1: v128, large: i32, homep: i32, rankp: i32, countp: i32): i32 {
+  v128.store(homep + (s << 2), home);
+  if (bigBits == 0) return rank4<T>(countp, home, rankp + (s << 2));
+  return homeLanes<T>(s, home, x0, y0, x1, y1, large, countp);
 }
 
 /** Bumps the counts (T at countp) of four small entities' homes, writing their ranks at r; returns the ranks' or. */
