@@ -2,7 +2,7 @@
 // JS heap over many calls after warm-up. Counts bytes, not time, so a noisy machine cannot fail it.
 import { describe, expect, it } from "vitest";
 import { BULLET, BulletHell, ENEMY } from "../bench/scene.js";
-import { newWorld } from "./support.js";
+import { leastHeapPerCall, newWorld } from "./support.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -26,19 +26,8 @@ describe("the wasm frame loop", () => {
     for (let f = 0; f < 300; f++) { hell.step(1 / 60); keep(); frame(); hell.recycleHits(); }
     for (let f = 0; f < 2000; f++) frame(); // until V8 has tiered every path up
     const memory = world.memoryBytes;
-    // Three windows: tier-up work may still land on the heap during one, but an allocation per
-    // call shows in all of them.
-    // One forced collection before the windows: a collection per window can drop optimized code,
-    // whose re-optimization then lands on the next window's heap.
-    gc!();
-    const perCall = [0, 1, 2].map(() => {
-      const before = process.memoryUsage().heapUsed;
-      const calls = 4000;
-      for (let f = 0; f < calls; f++) frame();
-      return (process.memoryUsage().heapUsed - before) / (calls * 6);
-    });
     // One small object per call would be 16+ bytes; the facade and kernel allocate none.
-    expect(Math.min(...perCall)).toBeLessThan(2);
+    expect(leastHeapPerCall(frame, 4000, 2, 6)).toBeLessThan(2);
     expect(world.memoryBytes).toBe(memory);
   });
 });

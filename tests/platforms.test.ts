@@ -9,7 +9,7 @@ import { signedArea2 } from "../bindings/polygon.js";
 import {
   detect, inside, levelOf, lineToSurface, pointInPolygon, refCast, refStep, type RefBall, type RefLevel,
 } from "./platforms_reference.js";
-import { BACKENDS, backendOptions, type BackendName } from "./support.js";
+import { BACKENDS, backendOptions, leastHeapPerCall, type BackendName } from "./support.js";
 
 
 async function platforms(backend: BackendName, options: CreatePlatformsOptions = {}): Promise<Platforms> {
@@ -477,13 +477,7 @@ describe("the frame loop", () => {
     };
     for (let f = 0; f < 3000; f++) { frame(); rain.recycle(); } // until V8 has tiered every path up
     const buffer = p.x.buffer;
-    gc!();
-    const perFrame = [0, 1, 2].map(() => {
-      const before = process.memoryUsage().heapUsed;
-      for (let f = 0; f < 2000; f++) frame();
-      return (process.memoryUsage().heapUsed - before) / 2000;
-    });
-    expect(Math.min(...perFrame)).toBeLessThan(2);
+    expect(leastHeapPerCall(frame, 2000, 2)).toBeLessThan(2);
     expect(p.x.buffer).toBe(buffer); // no memory growth: the views were not replaced
   });
 });
@@ -498,14 +492,8 @@ describe("the TS baseline's frame loop", () => {
     for (const poly of EG_DATA) p.addPolygon(poly.map((v, i) => (i % 2 ? v - 250 : v - 480)));
     const rain = new PlatformRain(p, 1000, [-400, -250, 400, 300], 3);
     for (let f = 0; f < 2000; f++) { p.step(1 / 60); rain.recycle(); }
-    gc!();
-    const perFrame = [0, 1, 2].map(() => {
-      const before = process.memoryUsage().heapUsed;
-      // Steps only: the rain's recycling draws boxed random numbers of its own.
-      for (let f = 0; f < 500; f++) p.step(1 / 60);
-      return (process.memoryUsage().heapUsed - before) / 500;
-    });
-    expect(Math.min(...perFrame)).toBeLessThan(2);
+    // Steps only: the rain's recycling draws boxed random numbers of its own.
+    expect(leastHeapPerCall(() => p.step(1 / 60), 500, 2)).toBeLessThan(2);
   });
 });
 

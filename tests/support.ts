@@ -47,3 +47,25 @@ export function crossPairsOf(world: World, maskA = 1, maskB = 2): [Int32Array, n
   const n = world.crossPairs(maskA, maskB);
   return [world.pairs, n, false];
 }
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * JS heap bytes per call of `run`, the least over windows of `calls` calls after one forced
+ * collection (`--expose-gc`, which vitest.config.ts passes). V8's tier-up lands on the heap
+ * (code, feedback, and the boxing in the code it replaces), and on a loaded machine it finishes
+ * late, in the second or third window as well (CI measured 16 B per call in all of three). So
+ * windows run until one comes in under `limit`, up to `windows`: an allocation per call shows
+ * in every window and still fails, tier-up does not last that long. `perRun` is how many calls
+ * one `run` makes. Pass a warmed-up `run`.
+ */
+export function leastHeapPerCall(run: (call: number) => void, calls: number, limit: number, perRun = 1, windows = 10): number {
+  gc!();
+  let least = Infinity;
+  for (let w = 0; w < windows && least >= limit; w++) {
+    const before = process.memoryUsage().heapUsed;
+    for (let c = 0; c < calls; c++) run(c);
+    least = Math.min(least, (process.memoryUsage().heapUsed - before) / (calls * perRun));
+  }
+  return least;
+}

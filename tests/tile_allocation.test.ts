@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { randomAscii } from "../bench/tiles_scene.js";
 import { createTileMap, TileInput, seedCollisionPoints } from "../bindings/node.js";
-import { BACKENDS, backendOptions } from "./support.js";
+import { BACKENDS, backendOptions, leastHeapPerCall } from "./support.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -29,19 +29,12 @@ describe("the tile frame loop", () => {
       },
     };
     for (let f = 0; f < 2000; f++) for (const call of Object.values(calls)) call(f); // until V8 has tiered every path up
-    gc!();
     for (const [name, call] of Object.entries(calls)) {
-      // Least of three windows: tier-up work may land on the heap during one, a per-call allocation shows in all.
-      const perCall = Math.min(...[0, 1, 2].map(() => {
-        const before = process.memoryUsage().heapUsed;
-        for (let f = 0; f < 400; f++) call(f);
-        return (process.memoryUsage().heapUsed - before) / 400;
-      }));
       // One object per entity would be 500 x 16 bytes per call. The wasm path allocates nothing;
       // the TS baseline's controller step was measured at about 10 bytes per step of 200
       // controllers (V8 now and then boxes a double in that long loop), so it gets one heap number.
       const limit = backend === "js" && name === "stepControllers" ? 24 : 2;
-      expect(perCall, `${backend} ${name}`).toBeLessThan(limit);
+      expect(leastHeapPerCall(call, 400, limit), `${backend} ${name}`).toBeLessThan(limit);
     }
     expect(m.cells.buffer.byteLength).toBe(memory);
   });
