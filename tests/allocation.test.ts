@@ -2,9 +2,7 @@
 // JS heap over many calls after warm-up. Counts bytes, not time, so a noisy machine cannot fail it.
 import { describe, expect, it } from "vitest";
 import { BULLET, BulletHell, ENEMY } from "../bench/scene.js";
-import { leastHeapPerCall, newWorld } from "./support.js";
-
-const gc = (globalThis as { gc?: () => void }).gc;
+import { gc, leastHeapPerCall, newWorld } from "./support.js";
 
 describe("the wasm frame loop", () => {
   it.runIf(gc !== undefined)("allocates no JS heap per collision call, and wasm memory stays flat", async () => {

@@ -6,12 +6,11 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { castBox, castCircle, castSegment, createPlatforms, createRectLevel } from "../bindings/node.js";
-import { leastHeapPerCall } from "./support.js";
+import { gc, leastHeapPerCall } from "./support.js";
 
 const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
 
 describe("the frame loop", () => {
-  const gc = (globalThis as { gc?: () => void }).gc;
   // The wasm path, as the other parts measure theirs: the TS baseline's kernel methods take
   // doubles through calls V8 may or may not inline, so its figure depends on tier-up timing.
   it.runIf(gc !== undefined)("box casts and cross-store casts allocate no JS heap (wasm)", async () => {

@@ -9,7 +9,7 @@ import { signedArea2 } from "../bindings/polygon.js";
 import {
   detect, inside, levelOf, lineToSurface, pointInPolygon, refCast, refStep, type RefBall, type RefLevel,
 } from "./platforms_reference.js";
-import { BACKENDS, backendOptions, leastHeapPerCall, type BackendName } from "./support.js";
+import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName } from "./support.js";
 
 
 async function platforms(backend: BackendName, options: CreatePlatformsOptions = {}): Promise<Platforms> {
@@ -462,7 +462,6 @@ describe("the batch step at the seeds' speeds", () => {
 });
 
 describe("the frame loop", () => {
-  const gc = (globalThis as { gc?: () => void }).gc;
   // The wasm path, as tests/allocation.test.ts measures the grid's.
   it.runIf(gc !== undefined)("the wasm path allocates no JS heap per step, query or cast, and memory stays flat", async () => {
     const p = await platforms("wasm", { ballCapacity: 2000 });
@@ -483,7 +482,6 @@ describe("the frame loop", () => {
 });
 
 describe("the TS baseline's frame loop", () => {
-  const gc = (globalThis as { gc?: () => void }).gc;
   // It used to box a few doubles per ball between its methods (about 1.3 KB per 2,000-ball step,
   // measured as below); doubles now travel through typed-array scratch.
   it.runIf(gc !== undefined)("the baseline's step allocates no JS heap per frame", async () => {

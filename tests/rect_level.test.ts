@@ -13,7 +13,7 @@ import {
   dropCharacters, floorRects, randomInputs, randomLevel, randomLevelSide, sixteenStairs, stairsRects, thinWallArena,
 } from "../bench/rect_scene.js";
 import { RefLevel, refCast, refStep, type RefCharacter, type RefConfig, type RefRect } from "./rect_reference.js";
-import { BACKENDS, backendOptions, leastHeapPerCall, type BackendName } from "./support.js";
+import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName } from "./support.js";
 
 
 async function newLevel(backend: BackendName, options: CreateRectLevelOptions = {}): Promise<RectLevel> {
@@ -563,8 +563,6 @@ describe("differential: wasm, js and the reference step the same characters", ()
     }
   });
 });
-
-const gc = (globalThis as { gc?: () => void }).gc;
 
 describe("the wasm rects frame loop", () => {
   it.runIf(gc !== undefined)("allocates no JS heap per frame, and memory stays flat", async () => {

@@ -48,16 +48,18 @@ export function crossPairsOf(world: World, maskA = 1, maskB = 2): [Int32Array, n
   return [world.pairs, n, false];
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
+/** V8's gc(), when the process runs with --expose-gc (vitest.config.ts passes it): the heap tests run only then. */
+export const gc = (globalThis as { gc?: () => void }).gc;
 
 /**
  * JS heap bytes per call of `run`, the least over windows of `calls` calls after one forced
- * collection (`--expose-gc`, which vitest.config.ts passes). V8's tier-up lands on the heap
- * (code, feedback, and the boxing in the code it replaces), and on a loaded machine it finishes
- * late, in the second or third window as well (CI measured 16 B per call in all of three). So
- * windows run until one comes in under `limit`, up to `windows`: an allocation per call shows
- * in every window and still fails, tier-up does not last that long. `perRun` is how many calls
- * one `run` makes. Pass a warmed-up `run`.
+ * collection (one only: a collection per window can drop optimized code, whose re-optimization
+ * then lands on the next window's heap). V8's tier-up lands on the heap (code, feedback, and the
+ * boxing in the code it replaces), and on a loaded machine it finishes late, in the second or
+ * third window as well (CI measured 16 B per call in all of three). So windows run until one
+ * comes in under `limit`, up to `windows`: an allocation per call shows in every window and
+ * still fails, tier-up does not last that long. `perRun` is how many calls one `run` makes.
+ * Pass a warmed-up `run`.
  */
 export function leastHeapPerCall(run: (call: number) => void, calls: number, limit: number, perRun = 1, windows = 10): number {
   gc!();

@@ -4,9 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { randomAscii } from "../bench/tiles_scene.js";
 import { createTileMap, TileInput, seedCollisionPoints } from "../bindings/node.js";
-import { BACKENDS, backendOptions, leastHeapPerCall } from "./support.js";
-
-const gc = (globalThis as { gc?: () => void }).gc;
+import { BACKENDS, backendOptions, gc, leastHeapPerCall } from "./support.js";
 
 describe("the tile frame loop", () => {
   it.runIf(gc !== undefined).each(BACKENDS)("allocates no JS heap per call on %s, and memory stays flat", async (backend) => {
