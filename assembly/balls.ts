@@ -1,6 +1,6 @@
 // The batch step for many balls (the seeds' `simulationUpdate`: accelerate, hit-detect and deflect,
 // integrate), point queries, and segment / swept-circle casts against the level. One call per
-// frame; results stay in the stores and the header. Layout: bindings/platforms_layout.ts.
+// frame; results stay in the stores and the header. Layout: layout/platforms.ts.
 //
 // Tunneling: a ball moving more than half its radius in a step is sub-stepped (hit detection then
 // integration per sub-step), so its centre cannot cross a surface's band (r thick) or a
@@ -12,13 +12,13 @@ import {
   P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS, P_GRID_ROWS, P_MAX_SUBSTEPS,
   P_POLY_CELLS, P_POLY_ITEMS, P_RES_X, P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_ITEMS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS,
-} from "../bindings/platforms_layout";
+} from "../layout/platforms.ts";
 import {
   ballVX, ballVY, ballX, ballY, candidates, cellAt, contacts, countCandidate, ph, phF, resetCounters, setBall, setPh,
   setPhF,
-} from "./platform_grid";
-import { castPolyhedron, castPolyhedronBox, foldPolyhedra, insidePolyhedron } from "./polyhedra";
-import { castId, castKind, castNX, castNY, castSurface, castSurfaceBox, castT, foldSurfaces, resetCast, surfaceTouches } from "./surfaces";
+} from "./platform_grid.ts";
+import { castPolyhedron, castPolyhedronBox, foldPolyhedra, insidePolyhedron } from "./polyhedra.ts";
+import { castId, castKind, castNX, castNY, castSurface, castSurfaceBox, castT, foldSurfaces, resetCast, surfaceTouches } from "./surfaces.ts";
 
 /** Steps every ball by dt seconds; returns the contacts found (S_* hold the details). */
 export function stepBalls(dt: f64): i32 {

@@ -1,6 +1,6 @@
 // The bucket grid of "Basic Collision Detection in Games" (part 2B), built by counting sort over
 // flat stores, and the batched queries that run on it: self pairs, cross pairs, first hits and
-// probe queries. Memory layout and header fields: bindings/layout.ts. The TS baseline mirrors this
+// probe queries. Memory layout and header fields: layout/grid.ts. The TS baseline mirrors this
 // file function for function in bindings/baseline/bucket_grid.ts.
 //
 // Why this shape:
@@ -26,9 +26,10 @@ import {
   H_FLAGS, H_GROUPS, H_HIST, H_HOME, H_KIND, H_PLANES, PLANE_SLACK, G_INVY, G_SPLIT, CLASS_ALL, CLASS_WIDE, CLASS_TALL, SPLIT_LARGE, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
   HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS, S_CELLS_VISITED,
   S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
-} from "../bindings/layout";
-import { hdr, hdrF, setHdr, setHdrF } from "./header";
-import { circleCircle, overlapShapes, overlapSlots, rectRect } from "./shapes";
+} from "../layout/grid.ts";
+import { hdr, hdrF, setHdr, setHdrF } from "./header.ts";
+import { bit } from "./memory.ts";
+import { circleCircle, overlapShapes, overlapSlots, rectRect } from "./shapes.ts";
 
 const MODE_PAIRS = 0; // write (self, j) into the pair buffer
 const MODE_FIRST = 1; // find the lowest-slot eligible hit
@@ -88,8 +89,8 @@ const LANES = memory.data(80, 16);
  */
 // @ts-ignore: decorator
 @inline function boxOk(k: i32, a: f32, b: f32, x0: f32, y0: f32, x1: f32, y1: f32): bool {
-  return <bool>(<i32>(select<f32>(a, 0, k >= KIND_CIRCLE) >= 0) & <i32>(select<f32>(b, 0, k == KIND_RECT) >= 0) &
-    <i32>((x0 - x0) + (y0 - y0) + (x1 - x1) + (y1 - y1) == 0));
+  return (bit(select<f32>(a, 0, k >= KIND_CIRCLE) >= 0) & bit(select<f32>(b, 0, k == KIND_RECT) >= 0) &
+    bit((x0 - x0) + (y0 - y0) + (x1 - x1) + (y1 - y1) == 0)) != 0;
 }
 
 /** Box of slot i into bx0..by1. False for entities a bulk write made invalid (NaN, infinite, negative size). */
@@ -669,7 +670,7 @@ function scatterPass(n: i32): void {
     // group has one branch, not one per record.
     for (; s + 4 <= n; s += 4) {
       const i = load<i32>(selp + (s << 2)), homes = v128.load(homep + (s << 2));
-      if ((load<i32>(selp + (s << 2), 12) - i != 3) | (i32x4.bitmask(homes) != 0)) {
+      if (bit(load<i32>(selp + (s << 2), 12) - i != 3) | bit(i32x4.bitmask(homes) != 0)) {
         for (let t = s; t < s + 4; t++) scatterOne(t, homep, rankp, cellsp, entp, selp, kp, xp, yp, ap, bp);
         continue;
       }
@@ -919,7 +920,7 @@ const REACH_EXACT = 0x80000000;
  */
 // @ts-ignore: decorator
 @inline function recordOverlaps(k: i32, x: f32, y: f32, a: f32, b: f32, x0: f32, y0: f32, x1: f32, y1: f32): bool {
-  return <bool>(<i32>(x1 >= boxLo(k, x, a)) & <i32>(boxX1(k, x, a) >= x0) & <i32>(y1 >= boxLo(k, y, a)) & <i32>(boxY1(k, y, a, b) >= y0));
+  return (bit(x1 >= boxLo(k, x, a)) & bit(boxX1(k, x, a) >= x0) & bit(y1 >= boxLo(k, y, a)) & bit(boxY1(k, y, a, b) >= y0)) != 0;
 }
 
 /**
@@ -1043,7 +1044,7 @@ function largePairs(i: i32, x0: f32, y0: f32, x1: f32, y1: f32, from: i32, to: i
 // SPLIT_RETRY calls later. The cell sizes of the two grids come from splitPays' sample.
 const SPLIT_RETRY = 16;
 const SPLIT_THIN = 4; // a box is thin when its long side is at least this many times its short side
-let lastCrowded = false;
+let lastCrowded: bool = false;
 let splitRetry = 0;
 let wideX: f32 = 0;
 let wideY: f32 = 0;
@@ -1357,10 +1358,10 @@ function selfWalk4(small: i32, pitch: i32, crowded: bool): void {
       testv = i32x4.add(testv, i32x4.add(n1v, n2v));
       const hit1 = v128.and(i32x4.lt_s(iota, n1v), planeOverlap(o + 4, stride, x0, y0, x1, y1));
       const hit2 = v128.and(i32x4.lt_s(iota, n2v), planeOverlap(planep + (below0 << 2), stride, x0, y0, x1, y1));
-      const bits = i32x4.bitmask(hit1) | (i32x4.bitmask(hit2) << 4), long = <i32>((n1 | n2) > 4);
+      const bits = i32x4.bitmask(hit1) | (i32x4.bitmask(hit2) << 4), long = bit((n1 | n2) > 4);
       store<i32>(listp + (listed << 2), p | (bits << 24));
       store<i32>(runp + (listed << 2), below0 | (long << 31));
-      listed += <i32>((bits | long) != 0);
+      listed += bit((bits | long) != 0);
     }
     tests += i32x4.extract_lane(testv, 0);
     // Pass 2: the listed entities, in entry order: the rest of this cell, then E; then SW-S-SE
@@ -1597,9 +1598,9 @@ function liveInBoth(count: i32, maskA: u32, maskB: u32): i64 {
     na = sum4(ca); nb = sum4(cb);
   }
   for (; i < count; i++) {
-    const g = load<u32>(gp + (i << 2)), live = <i32>(load<u8>(kp + i) != KIND_NONE);
-    na += live & <i32>((g & maskA) != 0);
-    nb += live & <i32>((g & maskB) != 0);
+    const g = load<u32>(gp + (i << 2)), live = bit(load<u8>(kp + i) != KIND_NONE);
+    na += live & bit((g & maskA) != 0);
+    nb += live & bit((g & maskB) != 0);
   }
   return (<i64>na << 32) | <i64>nb;
 }
@@ -1953,7 +1954,7 @@ let sparseRuns = false;
   const e = listp + (cand << 4);
   store<i32>(e, i);
   store<i32>(e, cellp, 4);
-  return cand + <i32>(run != 0);
+  return cand + bit(run != 0);
 }
 
 /**
@@ -1971,7 +1972,7 @@ let sparseRuns = false;
   store<i32>(e, from, 4);
   store<i32>(e, to, 8);
   store<i32>(e, bits, 12);
-  return listed + (<i32>(bits != 0) | <i32>(run > 4));
+  return listed + (bit(bits != 0) | bit(run > 4));
 }
 
 /**
@@ -2159,7 +2160,7 @@ export function crossPairs(count: i32, maskA: u32, maskB: u32, cellSize: f32): i
         lastMask = probeMask;
         lastW = seenW;
         lastH = seenH;
-        lastIndexA = <i32>indexA;
+        lastIndexA = bit(indexA);
         lastMaskA = maskA;
         lastMaskB = maskB;
         endCross();

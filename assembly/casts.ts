@@ -1,6 +1,6 @@
 // Ray and segment casts, swept boxes and swept circles against the level's rectangles, and the
 // anti-tunneling projectile step built on them (the seed's "ray-casting each frame ... acting on
-// whatever collision point was found closest"). Layout: bindings/rects_layout.ts; mirrored in
+// whatever collision point was found closest"). Layout: layout/rects.ts; mirrored in
 // bindings/baseline/rect_level.ts (castRect, cast, moveProjectiles).
 //
 // - A swept box is a segment cast against each rect grown by the box's half extents (Minkowski
@@ -14,10 +14,10 @@
 import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, PF_HIT, PF_INSIDE, RH_CANDS, RH_CAST_INSTANCE, RH_CAST_OUT,
   RH_CAST_RECT, RH_PFLAGS, RH_PR, RH_PVX, RH_PVY, RH_PX, RH_PY,
-} from "../bindings/rects_layout";
+} from "../layout/rects.ts";
 import {
-  findCandidates, flushStats, rectEnd, rectStart, rectTests, resetStats, rh, setRh, worldRect, wx0, wx1, wy0, wy1,
-} from "./rect_level";
+  findCandidates, flushStats, rectEnd, rectStart, countRectTests, resetStats, rh, setRh, worldRect, wx0, wx1, wy0, wy1,
+} from "./rect_level.ts";
 
 // The hit of the last castRect call, and the best hit of the current cast.
 let ht: f64 = 0;
@@ -98,7 +98,7 @@ function castCandidates(n: i32, mode: i32, px: f64, py: f64, dx: f64, dy: f64, a
     const end = rectEnd(i);
     for (let r = rectStart(i); r < end; r++) {
       worldRect(i, r);
-      rectTests++;
+      countRectTests(1);
       if (!castRect(mode, px, py, dx, dy, a, b, wx0, wy0, wx1, wy1)) continue;
       if (ht < bestT || (ht == bestT && (i < bestInst || (i == bestInst && r < bestRect)))) {
         bestT = ht; bestNx = hnx; bestNy = hny; bestInst = i; bestRect = r;

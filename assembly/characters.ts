@@ -1,6 +1,6 @@
 // The four-sensor character of "2D Platformer Advanced Collision Detection", stepped in a batch:
 // every character (the player and the enemies alike) in one call per frame. Layout:
-// bindings/rects_layout.ts; mirrored in bindings/baseline/rect_level.ts (stepCharacters).
+// layout/rects.ts; mirrored in bindings/baseline/rect_level.ts (stepCharacters).
 //
 // A character is a master box (x, y, w, h; y grows downward) holding four sensors:
 //   top     [x + inset, x + w - inset] x [y, y + sensorTop]              head bump: cancels upward speed
@@ -20,11 +20,11 @@ import {
   RC_STEP_HEIGHT, RH_CANDS, RH_CGRACE, RH_CH, RH_CHARS, RH_CINPUT, RH_CKIND, RH_CSTATE, RH_CVX, RH_CVY,
   RH_CW, RH_CX, RH_CY, RH_STOMPS, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED,
   ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT,
-} from "../bindings/rects_layout";
+} from "../layout/rects.ts";
 import {
-  boxesOverlap, charTests, findCandidates, flushStats, rectEnd, rectStart, rectTests, resetStats, rh, rhF,
+  boxesOverlap, countCharTest, countRectTests, findCandidates, flushStats, rectEnd, rectStart, resetStats, rh, rhF,
   worldRect, wx0, wx1, wy0, wy1,
-} from "./rect_level";
+} from "./rect_level.ts";
 
 /**
  * Steps every character one frame against the level (and players against enemies); returns the
@@ -73,7 +73,7 @@ export function rectsStepCharacters(search: i32): i32 {
       const end = rectEnd(i);
       for (let r = rectStart(i); r < end; r++) {
         worldRect(i, r);
-        rectTests += 2;
+        countRectTests(2);
         if (boxesOverlap(x, sy0, half, sy1, wx0, wy0, wx1, wy1) && wx1 > toRight) toRight = wx1;
         if (boxesOverlap(half, sy0, x + w, sy1, wx0, wy0, wx1, wy1) && wx0 < toLeft) toLeft = wx0;
       }
@@ -91,7 +91,7 @@ export function rectsStepCharacters(search: i32): i32 {
       const end = rectEnd(i);
       for (let r = rectStart(i); r < end; r++) {
         worldRect(i, r);
-        rectTests += 2;
+        countRectTests(2);
         if (boxesOverlap(tx0, by0, tx1, by1, wx0, wy0, wx1, wy1) && wy0 < ground) ground = wy0;
         if (boxesOverlap(tx0, y, tx1, hy1, wx0, wy0, wx1, wy1) && wy1 > ceiling) ceiling = wy1;
       }
@@ -139,7 +139,7 @@ function stompPass(count: i32, sBottom: f64, inset: f64, bounce: f64): i32 {
       if (load<i32>(kp + eo) != CHAR_ENEMY || (load<i32>(sp + eo) & ST_STOMPED) != 0) continue;
       const ex = <f64>load<f32>(xp + eo), ey = <f64>load<f32>(yp + eo);
       const ex1 = ex + <f64>load<f32>(wp + eo), ey1 = ey + <f64>load<f32>(hp + eo);
-      charTests++;
+      countCharTest();
       if (!boxesOverlap(px, py, px + pw, py + ph, ex, ey, ex1, ey1)) continue;
       const vy = <f64>load<f32>(vyp + po);
       const state = load<i32>(sp + po);

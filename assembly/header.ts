@@ -1,5 +1,5 @@
-// Reads and writes of the shared header (layout drawn in bindings/layout.ts).
-import { HEADER } from "../bindings/layout";
+// Reads and writes of the shared header (layout drawn in layout/grid.ts).
+import { HEADER } from "../layout/grid.ts";
 
 // @ts-ignore: decorator
 @inline export function hdr(field: i32): i32 {

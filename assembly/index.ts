@@ -1,17 +1,24 @@
-// hitcore's wasm core: free functions over the flat stores laid out in bindings/layout.ts.
-// The core never allocates: the facade owns the layout and grows memory; the core only reads
-// and writes the regions the header points at.
-export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucket_grid";
-export { setPositions } from "./positions";
+// hitcore's core: free functions over the flat stores laid out in layout/. The core never
+// allocates: the facade owns the layout and grows memory; the core only reads and writes the
+// regions the header points at. asc compiles it to wasm; tsc compiles the same source to the js
+// backend (tsconfig.portable.json). AssemblyScript resolves ".ts" in imports but not in
+// `export ... from`, so each export is imported first.
+import { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucket_grid.ts";
+import { setPositions } from "./positions.ts";
+import { rectsBuild, rectsQueryBox } from "./rect_level.ts";
+import { rectsStepCharacters } from "./characters.ts";
+import { rectsCast, rectsMoveProjectiles } from "./casts.ts";
+import { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls.ts";
+import { collidePoints, moveBoxes } from "./tile_map.ts";
+import { stepControllers } from "./tile_controller.ts";
+import { heapBase } from "./memory.ts";
+
+export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs, setPositions };
+export { rectsBuild, rectsQueryBox, rectsStepCharacters, rectsCast, rectsMoveProjectiles };
+export { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces };
+export { collidePoints, moveBoxes, stepControllers };
 
 /** First byte the facade may use for its regions: past the header and the static data. */
 export function arenaBase(): i32 {
-  return <i32>((__heap_base + 15) & ~15);
+  return heapBase();
 }
-export { rectsBuild, rectsQueryBox } from "./rect_level";
-export { rectsStepCharacters } from "./characters";
-export { rectsCast, rectsMoveProjectiles } from "./casts";
-export { castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls";
-export { collidePoints, moveBoxes } from "./tile_map";
-export { stepControllers } from "./tile_controller";
-export { castBox } from "./balls";

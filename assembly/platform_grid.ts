@@ -1,12 +1,12 @@
 // The platforms part's header access, the moving ball's state, and the static grid over the level
 // (cell lists built by the facade at load time, bindings/platform_index.ts). Layout:
-// bindings/platforms_layout.ts. Mirrored in bindings/baseline/platforms.ts.
+// layout/platforms.ts. Mirrored in bindings/baseline/platforms.ts.
 //
 // Maths runs in f64 on the stored f32 values (as assembly/shapes.ts does): f64 operations are the
 // same IEEE operations in wasm and in JS, so the core, the TS baseline and the brute-force reference
 // take the same decisions bit for bit, borderline contacts included.
-import { PLATFORMS_HEADER } from "../bindings/layout";
-import { P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS } from "../bindings/platforms_layout";
+import { PLATFORMS_HEADER } from "../layout/grid.ts";
+import { P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS } from "../layout/platforms.ts";
 
 // @ts-ignore: decorator
 @inline export function ph(field: i32): i32 {

@@ -4,10 +4,10 @@
 // test with every face moved out by r); it is then pushed out along the nearest face and loses the
 // velocity component into it: the seed's `deflect`, folded over all polyhedra (`foldr`: highest id
 // first). Unbounded polyhedra (the ground as one halfspace) are allowed. Layout:
-// bindings/platforms_layout.ts; mirrored in bindings/baseline/platforms.ts.
-import { HIT_POLYHEDRON, HS_STRIDE, P_HALFSPACES, P_POLY_CELLS, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START } from "../bindings/platforms_layout";
-import { ballVX, ballVY, ballX, ballY, cellAt, countCandidate, countContact, ph, setBall } from "./platform_grid";
-import { offerHit } from "./surfaces";
+// layout/platforms.ts; mirrored in bindings/baseline/platforms.ts.
+import { HIT_POLYHEDRON, HS_STRIDE, P_HALFSPACES, P_POLY_CELLS, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START } from "../layout/platforms.ts";
+import { ballVX, ballVY, ballX, ballY, cellAt, countCandidate, countContact, ph, setBall } from "./platform_grid.ts";
+import { offerHit } from "./surfaces.ts";
 
 const REC = HS_STRIDE << 2;
 

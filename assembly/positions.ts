@@ -4,8 +4,8 @@
 // the engine: 10.3 us for 10,300 x and y on the machine measured, where the copies and the SIMD
 // build of this pass take 5.3 (`npm run bench`'s positions table; 5.8 when the SIMD pass checked
 // the f64s first and converted them in a second pass).
-import { H_BOX, H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, PLANE_SLACK } from "../bindings/layout";
-import { hdr } from "./header";
+import { H_BOX, H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, PLANE_SLACK } from "../layout/grid.ts";
+import { hdr } from "./header.ts";
 
 /**
  * Slots [0, n) take x and y from the f64s staged at H_PLANES (x) and 8 * (CAPACITY + PLANE_SLACK)

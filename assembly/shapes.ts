@@ -3,9 +3,9 @@
 // rejects only when one side is strictly beyond the other), circles must be strictly closer than
 // the sum of their radii. Tests run in f64 on the stored f32 values, so the wasm core, the TS
 // baseline and a brute-force reference give bit-identical answers on any input.
-import { KIND_CIRCLE, KIND_POINT, KIND_RECT } from "../bindings/layout";
-import { hdr } from "./header";
-import { H_A, H_B, H_KIND, H_X, H_Y } from "../bindings/layout";
+import { KIND_CIRCLE, KIND_POINT, KIND_RECT } from "../layout/grid.ts";
+import { hdr } from "./header.ts";
+import { H_A, H_B, H_KIND, H_X, H_Y } from "../layout/grid.ts";
 
 /** Point strictly inside the rect [left, right] x [top, bottom]. */
 // @ts-ignore: decorator

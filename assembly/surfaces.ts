@@ -3,10 +3,10 @@
 // when its centre is in the hit region: the seed's trapezium (three dot products) or the exact
 // rounded region (the front half of the capsule the segment sweeps with the ball). Touching
 // surfaces remove the velocity component into them, folded over all of them as the seed's
-// `foldr deflect` does (last surface first). Layout: bindings/platforms_layout.ts.
-import { HIT_SURFACE, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, SURF_STRIDE } from "../bindings/platforms_layout";
-import { ballVX, ballVY, countCandidate, countContact, ph, setBall, ballX, ballY } from "./platform_grid";
-import { clipEntry, clipHalfspace, clipNx, clipNy, clipReset } from "./polyhedra";
+// `foldr deflect` does (last surface first). Layout: layout/platforms.ts.
+import { HIT_SURFACE, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, SURF_STRIDE } from "../layout/platforms.ts";
+import { ballVX, ballVY, countCandidate, countContact, ph, setBall, ballX, ballY } from "./platform_grid.ts";
+import { clipEntry, clipHalfspace, clipNx, clipNy, clipReset } from "./polyhedra.ts";
 
 const REC = SURF_STRIDE << 2;
 

@@ -1,7 +1,7 @@
 // The tower seed's player update as a reusable controller, for many controllers in one call:
 // forces, integration with speed bounds, then the seed's ordered collision checks until none is
 // left, each resolved as in the seed (collide, collideUp, collideDown, stepping up, climbing, hurt).
-// State lives in the controller regions (bindings/tiles_layout.ts); nothing allocates.
+// State lives in the controller regions (layout/tiles.ts); nothing allocates.
 import {
   CELL_COIN, CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
   CI_SCORE, CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL,
@@ -10,8 +10,8 @@ import {
   P_COIN_SCORE, P_FALLING_JUMP, P_FRICTION, P_GRAVITY, P_H, P_HURT_FRAMES, P_IMPULSE, P_LADDER_EDGE,
   P_MAXDX, P_MAXDY, P_STEP_FRAMES, P_SURFACE, P_TILE, P_W, S_T_ITERATIONS, ST_CLIMBING, ST_FALLING, ST_LIVE,
   T_CELLS, T_CTL_F, T_CTL_I,
-} from "../bindings/tiles_layout";
-import { cellOf, flagsAt, lastCell, lastCol, lastRow, loadMap, normX, param, pointHits, saveStats, setTh, th } from "./tile_map";
+} from "../layout/tiles.ts";
+import { cellOf, flagsAt, lastCell, lastCol, lastRow, loadMap, normX, param, pointHits, saveStats, setTh, th } from "./tile_map.ts";
 
 // The seed's ten points, in this order: topLeft, topRight, middleLeft, middleRight, bottomLeft,
 // bottomRight, underLeft, underRight, ladderUp, ladderDown.

@@ -1,15 +1,15 @@
 // The tile map's hot loops: collision points for many entities, and swept box moves against the
 // cells (grid traversal). Free functions over the regions the tile header points at
-// (bindings/tiles_layout.ts); the facade validates everything, the core never allocates and skips
-// what it cannot use. Coordinates are y-up and f64 (see tiles_layout.ts for why).
-import { TILES_HEADER } from "../bindings/layout";
+// (layout/tiles.ts); the facade validates everything, the core never allocates and skips
+// what it cannot use. Coordinates are y-up and f64 (see layout/tiles.ts for why).
+import { TILES_HEADER } from "../layout/grid.ts";
 import {
   BOX_FIELDS, CELL_COIN, CELL_MONSTER_NEAR, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
   CONTACT_RIGHT, CONTACT_UP, EDGE_EPS_DEN, EDGE_EPS_NUM, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
   HIT_ONE_WAY, HIT_SPIKE, NO_MONSTER, OUTSIDE, P_COIN_W, P_TILE, S_T_CELLS_VISITED, S_T_MONSTER_TESTS,
   T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_HEAD, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
-} from "../bindings/tiles_layout";
+} from "../layout/tiles.ts";
 
 // @ts-ignore: decorator
 @inline export function th(field: i32): i32 {

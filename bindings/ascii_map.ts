@@ -1,7 +1,7 @@
 // The tower seed's ASCII map format: `X` platform, `H` ladder, `o` coin, `0`-`3` monsters, space
 // empty; plus `-` one-way platform and `^` spikes. The first line is the TOP row of the map (row
 // rows - 1 in the y-up world). Pure TS, run once at load time.
-import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE } from "./tiles_layout.js";
+import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE } from "../layout/tiles.js";
 import { HitcoreError } from "./validate.js";
 
 /** A map ready to load into a TileMap: cell flags (row 0 at the bottom) and monster spawns. */

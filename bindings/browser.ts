@@ -25,7 +25,7 @@ async function fromUrl(url: string): Promise<WebAssembly.Module> {
 function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
   if (source === undefined || source instanceof URL || typeof source === "string") {
     // Each URL written out whole inside new URL(...): bundlers find and copy both files only so.
-    const url = String(source ?? (simd ? new URL("./hitcore-simd.wasm", import.meta.url) : new URL("./hitcore.wasm", import.meta.url)));
+    const url = String(source ?? (simd ? new URL("../hitcore-simd.wasm", import.meta.url) : new URL("../hitcore.wasm", import.meta.url)));
     return compileOnce(url, () => fromUrl(url));
   }
   return compileSource(source);

@@ -1,6 +1,7 @@
 // createWorld, shared by the node and browser entries: they differ only in how the module is fetched.
 import { BaselineKernel } from "./baseline/bucket_grid.js";
 import type { Kernel } from "./kernel.js";
+import { jsKernel } from "./js_kernel.js";
 import { describe } from "./validate.js";
 import { wasmKernel } from "./wasm_kernel.js";
 import { HitcoreError, World, type WorldOptions } from "./world.js";
@@ -76,11 +77,11 @@ export async function kernelFor<K extends { readonly memory: WebAssembly.Memory 
   backend: unknown,
   core: CoreOptions,
   load: CoreLoader,
-  baseline: (memory: WebAssembly.Memory) => K,
+  baseline?: (memory: WebAssembly.Memory) => K,
 ): Promise<K> {
   if (core.simd !== undefined && typeof core.simd !== "boolean") throw new HitcoreError("INVALID_OPTION", `simd must be true or false, got ${describe(core.simd)}.`);
   if (backend === undefined || backend === "wasm") return wasmKernel<K>(await load(core.wasm, core.simd !== false && simdSupported()));
-  if (backend === "js") return baseline(new WebAssembly.Memory({ initial: 1 }));
+  if (backend === "js") return baseline ? baseline(new WebAssembly.Memory({ initial: 1 })) : jsKernel<K>();
   throw new HitcoreError("INVALID_OPTION", `backend must be "wasm" or "js", got ${String(backend)}.`);
 }
 

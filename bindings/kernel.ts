@@ -1,5 +1,5 @@
 // The interface both backends implement: the wasm core's exports and the TS baseline's methods.
-// Every call reads its regions from the header (bindings/layout.ts); none allocates.
+// Every call reads its regions from the header (layout/grid.ts); none allocates.
 export interface Kernel {
   readonly memory: WebAssembly.Memory;
   /** First byte the facade may use for its regions. */

@@ -17,7 +17,7 @@ export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } 
 
 function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
   if (source === undefined || source instanceof URL || typeof source === "string") {
-    const url = source === undefined ? new URL(simd ? "./hitcore-simd.wasm" : "./hitcore.wasm", import.meta.url)
+    const url = source === undefined ? new URL(simd ? "../hitcore-simd.wasm" : "../hitcore.wasm", import.meta.url)
       : source instanceof URL ? source : new URL(source, import.meta.url);
     return compileOnce(url.href, () => readFile(url).then((bytes) => WebAssembly.compile(bytes), (err: NodeJS.ErrnoException) => {
       throw new Error(`hitcore: could not read the core from ${url.href} (${err.code ?? err.message}). Pass options.wasm with the path of hitcore.wasm (or hitcore-simd.wasm), or leave it out for the packaged core.`);

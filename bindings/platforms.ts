@@ -1,7 +1,7 @@
 // The platforms facade: surfaces (seed 000), halfspace polyhedra (seed 001) and many balls in one
 // kernel instance, on either backend. It validates, turns segments and vertex lists into the
 // seeds' normals and offsets, splits non-convex polygons (bindings/polygon.ts), builds the static
-// grid (bindings/platform_index.ts) and lays out the regions of bindings/platforms_layout.ts; the
+// grid (bindings/platform_index.ts) and lays out the regions of layout/platforms.ts; the
 // kernels run the per-frame loops over them.
 //
 // Regions, in this order from the kernel's arena base (rebuilt whenever the level or the ball
@@ -18,7 +18,7 @@
 //   extents     f32[4 * P]             min x, min y, max x, max y per polyhedron (+-Infinity: unbounded)
 import { BaselinePlatformsKernel } from "./baseline/platforms.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
-import { PLATFORMS_HEADER } from "./layout.js";
+import { PLATFORMS_HEADER } from "../layout/grid.js";
 import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import {
@@ -27,7 +27,7 @@ import {
   P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
   P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
-} from "./platforms_layout.js";
+} from "../layout/platforms.js";
 import { cleanPolygon, convexParts } from "./polygon.js";
 import { align16, checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";

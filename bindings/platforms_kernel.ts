@@ -1,6 +1,6 @@
 // The interface both backends implement for the platforms part: the wasm core's exports
 // (assembly/balls.ts) and the TS baseline (bindings/baseline/platforms.ts). Every call reads its
-// regions from the header at PLATFORMS_HEADER (bindings/platforms_layout.ts); none allocates.
+// regions from the header at PLATFORMS_HEADER (layout/platforms.ts); none allocates.
 export interface PlatformsKernel {
   readonly memory: WebAssembly.Memory;
   /** First byte the facade may use for its regions. */

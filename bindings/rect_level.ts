@@ -1,5 +1,5 @@
 // The typed facade of the rects part: one RectLevel over either kernel (wasm core or TS baseline).
-// It owns the layout of bindings/rects_layout.ts, growth and validation; the kernels run the loops.
+// It owns the layout of layout/rects.ts, growth and validation; the kernels run the loops.
 //
 // Regions, in this order from the arena base (P prefabs, R rects, I instances, N quadtree nodes,
 // C characters, Q projectiles; every region keeps its data when the arena grows):
@@ -10,7 +10,7 @@
 //   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
 import { align16, checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend, World } from "./world.js";
-import { KIND_CIRCLE, KIND_POINT } from "./layout.js";
+import { KIND_CIRCLE, KIND_POINT } from "../layout/grid.js";
 import { RectsBaseline, type RectsKernel } from "./baseline/rect_level.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import {
@@ -24,7 +24,7 @@ import {
   RH_PX, RH_PY, RH_RECT_COUNT, RH_RECTS, RH_RESULTS, RH_STACK, RH_STOMPS, RS_CHAR_TESTS, RS_FOUND,
   RS_INSTANCE_TESTS, RS_NODES, RS_RECT_TESTS, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED,
   ST_STOMPED, ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT, STACK_CAP,
-} from "./rects_layout.js";
+} from "../layout/rects.js";
 
 export {
   CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X,

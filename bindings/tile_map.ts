@@ -1,6 +1,6 @@
 // The tile map facade: one TileMap over either kernel (wasm core or TS baseline). It owns the
 // layout, growth and validation; the kernels run the loops (assembly/tile_map.ts,
-// assembly/tile_controller.ts). Coordinates are y-up, row 0 at the bottom (bindings/tiles_layout.ts).
+// assembly/tile_controller.ts). Coordinates are y-up, row 0 at the bottom (layout/tiles.ts).
 //
 // Regions, in this order from the arena base (N = cols * rows, M monsters, E entities, P = POINT_CAP,
 // B boxes, C controllers); every region survives growth:
@@ -21,7 +21,7 @@
 //   ctlI        i32[9C]        CI_*
 import { parseAsciiMap, type ParsedTileMap } from "./ascii_map.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
-import { TILES_HEADER } from "./layout.js";
+import { TILES_HEADER } from "../layout/grid.js";
 import { BaselineTileKernel } from "./baseline/tile_controller.js";
 import { parseTiledMap, type TiledMap, type TiledOptions } from "./tiled.js";
 import {
@@ -35,7 +35,7 @@ import {
   ST_CLIMBING, ST_FALLING, ST_LIVE, T_BOX_CAP, T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_CTL_CAP, T_CTL_F,
   T_CTL_I, T_ENT_CAP, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_CAP, T_MON_HEAD, T_MON_LIVE, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
-} from "./tiles_layout.js";
+} from "../layout/tiles.js";
 import { describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 

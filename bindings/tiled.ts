@@ -10,7 +10,7 @@
 // corner, in Tiled's pixels (one tile = tilewidth). Polygons are made counter-clockwise in y-up.
 // Every check runs before anything is allocated from the map's declared size.
 import { MAX_MAP_CELLS, type ParsedTileMap } from "./ascii_map.js";
-import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE } from "./tiles_layout.js";
+import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE } from "../layout/tiles.js";
 import { HitcoreError } from "./validate.js";
 
 /** A Tiled object's name, class (`type` before Tiled 1.9), layer and custom properties. */

@@ -1,7 +1,7 @@
 // What every facade shares for rejecting bad input before it reaches a kernel: the error type and
 // the number checks. A rejected call throws before it changes anything.
 
-import { MAX_COORD } from "./layout.js";
+import { MAX_COORD } from "../layout/grid.js";
 
 export { MAX_COORD };
 

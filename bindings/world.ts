@@ -22,7 +22,7 @@ import {
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
-} from "./layout.js";
+} from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
 import { align16, checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
 

@@ -4,7 +4,7 @@
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { SEED_TOWER } from "../bench/tiles_scene.js";
 import { TileCell, createTileMap, TileHit, TileInput, seedCollisionPoints, TileEvent, type Backend, type TileMap } from "../bindings/browser.js";
-import { CI_HURTING, CTL_I_FIELDS } from "../bindings/tiles_layout.js";
+import { CI_HURTING, CTL_I_FIELDS } from "../layout/tiles.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
 

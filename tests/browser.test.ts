@@ -82,14 +82,14 @@ describe.skipIf(!browserSuites)("bullet-hell demo in Chromium", () => {
   }, 120_000);
 });
 
-// The published browser entry with no bundler at all: dist/browser.js straight from a static
+// The published browser entry with no bundler at all: dist/bindings/browser.js straight from a static
 // server (no import map: it has no dependencies), the core streamed from next to it, and the
 // same entry inside a module worker.
 describe.skipIf(!browserSuites)("the browser entry, unbundled, on a page and in a worker", () => {
   let browser: Browser | undefined;
   let origin = "";
   serveAndLaunch(() => {
-    if (!existsSync(join(repoRoot, "dist", "browser.js"))) throw new Error("dist/browser.js is missing; run `npm run build` first.");
+    if (!existsSync(join(repoRoot, "dist", "bindings", "browser.js"))) throw new Error("dist/bindings/browser.js is missing; run `npm run build` first.");
     return repoRoot;
   }, (b, o) => { browser = b; origin = o; });
 

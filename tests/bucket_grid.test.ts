@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { makeScene, loadScene, mulberry32, SCENE_SHAPES, type SceneShape } from "../bench/scene.js";
 import { KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/node.js";
 import { refCrossPairs, refFirstHits, refOverlap, refQuery, refSelfPairs, shapeAt } from "./reference.js";
-import { COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY } from "../bindings/layout.js";
+import { COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY } from "../layout/grid.js";
 import { BACKENDS, crossPairsOf, newWorld, pairKeys, selfPairsOf, sortedResults } from "./support.js";
 
 const SIZES = [1, 2, 37, 600];

@@ -64,7 +64,7 @@ describe("the node entry's choice of core", () => {
     vi.resetModules(); // fresh module state: no core compiled yet, SIMD not yet probed
     const compile = vi.spyOn(WebAssembly, "compile");
     compile.mockClear();
-    const { createWorld } = await import("../dist/node.js");
+    const { createWorld } = await import("../dist/bindings/node.js");
     const w = await createWorld({ capacity: 4, ...options });
     w.addCircle(0, 0, 2);
     w.addCircle(3, 0, 2);
@@ -98,7 +98,7 @@ describe("the node entry's choice of core", () => {
     vi.resetModules();
     const dir = await mkdtemp(join(tmpdir(), "hitcore-"));
     const file = pathToFileURL(join(dir, "core.wasm"));
-    const { createWorld } = await import("../dist/node.js");
+    const { createWorld } = await import("../dist/bindings/node.js");
     await expect(createWorld({ wasm: file })).rejects.toThrow(/could not read the core from .*core\.wasm \(ENOENT\)\. Pass options\.wasm/);
     await writeFile(file, simdBytes);
     const compile = vi.spyOn(WebAssembly, "compile");
@@ -113,7 +113,7 @@ describe("the node entry's choice of core", () => {
   });
 
   it("rejects a simd option that is not a boolean, naming it", async () => {
-    const { createWorld, createTileMap } = await import("../dist/node.js");
+    const { createWorld, createTileMap } = await import("../dist/bindings/node.js");
     await expect(createWorld({ simd: "no" as never })).rejects.toThrow(/simd must be true or false, got string no/);
     await expect(createTileMap({ cols: 4, rows: 4, simd: 0 as never })).rejects.toThrow(/simd must be true or false/);
   });

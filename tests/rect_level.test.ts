@@ -6,8 +6,8 @@ import {
   PF_HIT, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED,
   ST_STOMPED, ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT, type CreateRectLevelOptions, type RectLevel,
 } from "../bindings/node.js";
-import { RECTS_HEADER } from "../bindings/layout.js";
-import { RH } from "../bindings/rects_layout.js";
+import { RECTS_HEADER } from "../layout/grid.js";
+import { RH } from "../layout/rects.js";
 import { mulberry32 } from "../bench/scene.js";
 import {
   dropCharacters, floorRects, randomInputs, randomLevel, randomLevelSide, sixteenStairs, stairsRects, thinWallArena,
@@ -74,7 +74,7 @@ function run(level: RectLevel, c: number, input: number, frames: number, each?: 
 }
 
 describe("rects layout", () => {
-  it("keeps its header where bindings/layout.ts says", () => {
+  it("keeps its header where layout/grid.ts says", () => {
     expect(RH).toBe(RECTS_HEADER);
   });
 });

@@ -239,7 +239,7 @@ describe.each(BACKENDS)("world on %s", (backend) => {
 
 describe("the published entry", () => {
   it("loads the packaged wasm from dist/ with no options", async () => {
-    const { createWorld } = await import("../dist/node.js");
+    const { createWorld } = await import("../dist/bindings/node.js");
     const w = await createWorld({ capacity: 4 });
     w.addCircle(0, 0, 2);
     w.addCircle(3, 0, 2);

@@ -1,5 +1,5 @@
 // The pure-TS baseline: assembly/bucket_grid.ts ported function for function onto typed-array
-// views of the same memory layout (bindings/layout.ts). Same algorithm, same passes, no object per
+// views of the same memory layout (layout/grid.ts). Same algorithm, same passes, no object per
 // entity, so the benchmark compares compilers and not algorithms. Read the wasm file for the why
 // of each step. Passes stay in small functions: V8 optimizes them whole, where one long function
 // with several loops kept falling back from its on-stack-replaced loop.
@@ -10,7 +10,7 @@ import {
   BASELINE_ARENA_BASE, HEADER, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE, KIND_RECT, NO_SLOT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
   CLASS_ALL, CLASS_TALL, CLASS_WIDE, G_INVY, G_REACHH, G_REACHW, G_SPLIT, SPLIT_LARGE, H_PLANES, MAX_COORD, PLANE_SLACK,
-} from "../layout.js";
+} from "../../layout/grid.js";
 import { overlapShapes } from "./shapes.js";
 import type { Kernel } from "../kernel.js";
 

@@ -1,15 +1,15 @@
 // The pure-TS baseline of the platforms part: assembly/platform_grid.ts, surfaces.ts, polyhedra.ts
 // and balls.ts ported function for function onto typed-array views of the same layout
-// (bindings/platforms_layout.ts). Same algorithm, f64 maths on the stored f32 values as in the
+// (layout/platforms.ts). Same algorithm, f64 maths on the stored f32 values as in the
 // core, so both backends agree bit for bit. Read the wasm files for the why of each step.
-import { BASELINE_ARENA_BASE, PLATFORMS_HEADER } from "../layout.js";
+import { BASELINE_ARENA_BASE, PLATFORMS_HEADER } from "../../layout/grid.js";
 import {
   C_ID, C_KIND, C_NX, C_NY, C_T, C_X, C_Y, HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, HS_STRIDE, P_BALL_COUNT, P_BAX,
   P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
   P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X, P_RES_Y,
   P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, S_CANDIDATES, S_CONTACTS, S_SKIPPED,
   S_SUBSTEPS, SURF_STRIDE,
-} from "../platforms_layout.js";
+} from "../../layout/platforms.js";
 import type { PlatformsKernel } from "../platforms_kernel.js";
 
 const HDR = PLATFORMS_HEADER >> 2;

@@ -1,9 +1,9 @@
 // The pure-TS baseline of the rects part: assembly/rect_level.ts, assembly/characters.ts and
 // assembly/casts.ts ported function for function onto typed-array views of the same layout
-// (bindings/rects_layout.ts). Same algorithm, same f64 arithmetic on f32 stores, so both backends
+// (layout/rects.ts). Same algorithm, same f64 arithmetic on f32 stores, so both backends
 // agree bit for bit. Read the wasm files for the why of each step. One class holds the three
 // files' functions because they share the call's counters and the last world rect.
-import { BASELINE_ARENA_BASE } from "../layout.js";
+import { BASELINE_ARENA_BASE } from "../../layout/grid.js";
 import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT, IN_RIGHT,
   MAX_DEPTH, MIRROR_X, MIRROR_Y, PF_HIT, PF_INSIDE, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES, RC_GRAVITY,
@@ -14,7 +14,7 @@ import {
   RH_PFLAGS, RH_PR, RH_PREFAB_BOX, RH_PREFAB_START, RH_PVX, RH_PVY, RH_PX, RH_PY, RH_RECTS, RH_RESULTS,
   RH_STACK, RH_STOMPS, SEARCH_BOXES, SEARCH_TREE, RS_CHAR_TESTS, RS_FOUND, RS_INSTANCE_TESTS, RS_NODES, RS_RECT_TESTS, ST_GROUNDED,
   ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED, ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT, STACK_CAP,
-} from "../rects_layout.js";
+} from "../../layout/rects.js";
 
 /** What both backends of the rects part export (the wasm core's functions, the baseline's methods). */
 export interface RectsKernel {

@@ -1,6 +1,6 @@
 // The TS baseline's mirror of assembly/shapes.ts: the seed's five tests in f64 on stored f32
 // values, so both backends and the brute-force reference agree bit for bit.
-import { KIND_CIRCLE, KIND_POINT, KIND_RECT } from "../layout.js";
+import { KIND_CIRCLE, KIND_POINT, KIND_RECT } from "../../layout/grid.js";
 
 /** Point strictly inside the rect [left, right] x [top, bottom]. */
 export function pointInRect(px: number, py: number, left: number, top: number, right: number, bottom: number): boolean {

@@ -1,7 +1,7 @@
 // The pure-TS baseline of assembly/tile_controller.ts: the seed's player update for many
 // controllers, the same steps in the same order over the same layout. Read the wasm file for the
 // why of each step.
-import { TILES_HEADER } from "../layout.js";
+import { TILES_HEADER } from "../../layout/grid.js";
 import {
   CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT, CI_SCORE,
   CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL, EV_HEAD,
@@ -9,7 +9,7 @@ import {
   HIT_SPIKE, IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP, MAX_ITERATIONS, P_ACCEL, P_CLIMBDY, P_COIN_SCORE,
   P_FALLING_JUMP, P_FRICTION, P_GRAVITY, P_H, P_HURT_FRAMES, P_IMPULSE, P_LADDER_EDGE, P_MAXDX, P_MAXDY,
   P_STEP_FRAMES, P_SURFACE, P_TILE, P_W, S_T_ITERATIONS, ST_CLIMBING, ST_FALLING, ST_LIVE, T_CTL_F, T_CTL_I,
-} from "../tiles_layout.js";
+} from "../../layout/tiles.js";
 import { BaselineTileMap } from "./tile_map.js";
 
 const TL = 0, TR = 1, ML = 2, MR = 3, BL = 4, BR = 5, UL = 6, UR = 7, LU = 8, LD = 9;

@@ -1,14 +1,14 @@
 // The pure-TS baseline of assembly/tile_map.ts: the same functions, the same f64 arithmetic in the
-// same order, over typed-array views of the same layout (bindings/tiles_layout.ts), so both
+// same order, over typed-array views of the same layout (layout/tiles.ts), so both
 // backends give bit-identical results. Read the wasm file for the why of each step.
-import { TILES_HEADER, BASELINE_ARENA_BASE } from "../layout.js";
+import { TILES_HEADER, BASELINE_ARENA_BASE } from "../../layout/grid.js";
 import {
   BOX_FIELDS, CELL_COIN, CELL_MONSTER_NEAR, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
   CONTACT_RIGHT, CONTACT_UP, EDGE_EPS_DEN, EDGE_EPS_NUM, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
   HIT_ONE_WAY, HIT_SPIKE, NO_MONSTER, OUTSIDE, P_COIN_W, P_TILE, S_T_CELLS_VISITED, S_T_MONSTER_TESTS,
   T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_HEAD, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
-} from "../tiles_layout.js";
+} from "../../layout/tiles.js";
 
 const TH = TILES_HEADER >> 2;
 const bits = new Float64Array(1);

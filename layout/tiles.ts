@@ -1,4 +1,4 @@
-// The tile part's memory contract: header fields at TILES_HEADER (bindings/layout.ts) and the
+// The tile part's memory contract: header fields at TILES_HEADER (layout/grid.ts) and the
 // regions they point at. Compiled by both tsc and asc, so plain integer constants only.
 //
 // World coordinates are y-up, as in the tower seed: cell (col, row) covers

@@ -2,7 +2,7 @@
 // bindings/rect_level.ts and both kernels (assembly/rect_level.ts, bindings/baseline/rect_level.ts).
 // Compiled by both tsc and asc: plain integer constants only.
 //
-// Header: one 4-byte field per slot at RECTS_HEADER + 4 * field (bindings/layout.ts). Pointers and
+// Header: one 4-byte field per slot at RECTS_HEADER + 4 * field (layout/grid.ts). Pointers and
 // counts are written by the facade; config fields hold f32 bits; stats are written by the kernel.
 //
 //   field              type   size                 meaning
@@ -31,7 +31,7 @@
 //   RH_PFLAGS          ptr    i32[Q]               output: PF_HIT when the projectile hit a rect this frame
 //   RH_CAST_OUT        ptr    f64[CAST_OUT_WORDS]  output of the last cast: t, nx, ny, x, y
 //   counts, config, stats: see the constants below.
-// RECTS_HEADER of bindings/layout.ts (no import: tsc wants "./layout.js", asc wants "./layout";
+// RECTS_HEADER of layout/grid.ts (no import: tsc wants "./layout.js", asc wants "./layout";
 // tests/rect_level.test.ts checks the two agree).
 export const RH = 1024;
 export const RH_FIELDS = 96;

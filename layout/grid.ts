@@ -28,9 +28,9 @@ export const HEADER_FIELDS = 48;
 // Every part of the library keeps its header at its own fixed address (up to 128 i32 fields each),
 // so the parts could share one memory; today each facade object runs its own instance of the core.
 // asconfig.json's memoryBase (2048) keeps the core's static data above all of them.
-export const PLATFORMS_HEADER = 512; // surfaces, polyhedra, balls (bindings/platforms_layout.ts)
-export const RECTS_HEADER = 1024; // prefabs, instances, quadtree, characters (bindings/rects_layout.ts)
-export const TILES_HEADER = 1536; // tile maps, collision points (bindings/tiles_layout.ts)
+export const PLATFORMS_HEADER = 512; // surfaces, polyhedra, balls (layout/platforms.ts)
+export const RECTS_HEADER = 1024; // prefabs, instances, quadtree, characters (layout/rects.ts)
+export const TILES_HEADER = 1536; // tile maps, collision points (layout/tiles.ts)
 export const PART_HEADER_FIELDS = 128;
 /** Where the TS baseline's arena starts (the wasm core reports its own, past its static data). */
 export const BASELINE_ARENA_BASE = 2048;

@@ -1,0 +1,78 @@
+// Linear memory and the conversions whose meaning differs between compilers: the core reads and
+// writes memory, converts numbers and counts bits only through these helpers. This file is the
+// AssemblyScript twin (each helper inlines to one instruction); assembly/portable/memory.ts is the
+// JavaScript twin, over typed views of a WebAssembly.Memory, and the js backend runs the core's
+// own source compiled by tsc with that twin in place of this one. The two export the same names.
+
+/** Whether the vector paths exist: the SIMD build's bodies run only where this is true. */
+export const SIMD: bool = ASC_FEATURE_SIMD;
+
+/** First byte past the core's static data: where the facade's regions may start. */
+// @ts-ignore: decorator
+@inline export function heapBase(): i32 { return i32((__heap_base + 15) & ~15); }
+
+// @ts-ignore: decorator
+@inline export function f32At(p: i32): f32 { return load<f32>(p); }
+// @ts-ignore: decorator
+@inline export function setF32(p: i32, v: f32): void { store<f32>(p, v); }
+// @ts-ignore: decorator
+@inline export function f64At(p: i32): f64 { return load<f64>(p); }
+// @ts-ignore: decorator
+@inline export function setF64(p: i32, v: f64): void { store<f64>(p, v); }
+// @ts-ignore: decorator
+@inline export function i32At(p: i32): i32 { return load<i32>(p); }
+// @ts-ignore: decorator
+@inline export function setI32(p: i32, v: i32): void { store<i32>(p, v); }
+// @ts-ignore: decorator
+@inline export function u32At(p: i32): u32 { return load<u32>(p); }
+// @ts-ignore: decorator
+@inline export function u16At(p: i32): i32 { return load<u16>(p); }
+// @ts-ignore: decorator
+@inline export function setU16(p: i32, v: i32): void { store<u16>(p, v); }
+// @ts-ignore: decorator
+@inline export function u8At(p: i32): i32 { return load<u8>(p); }
+// @ts-ignore: decorator
+@inline export function setU8(p: i32, v: i32): void { store<u8>(p, v); }
+/** Sets n bytes from p to the byte v. */
+// @ts-ignore: decorator
+@inline export function fill(p: i32, v: i32, n: i32): void { memory.fill(p, <u8>v, n); }
+/** Copies n bytes from src to dst (the ranges may overlap). */
+// @ts-ignore: decorator
+@inline export function copy(dst: i32, src: i32, n: i32): void { memory.copy(dst, src, n); }
+
+/** Truncates toward zero (saturating in wasm; callers keep values in range). */
+// @ts-ignore: decorator
+@inline export function toI32<T>(x: T): i32 { return <i32>x; }
+/** Rounds to the nearest f32: every f32 result the js backend must match bit for bit goes through this. */
+// @ts-ignore: decorator
+@inline export function toF32<T>(x: T): f32 { return <f32>x; }
+/** The same 32 bits read as unsigned (for unsigned comparisons and shifts). */
+// @ts-ignore: decorator
+@inline export function toU32(x: i32): u32 { return <u32>x; }
+/** 1 for true, 0 for false. */
+// @ts-ignore: decorator
+@inline export function bit(b: bool): i32 { return <i32>b; }
+/** `cond ? a : b` with both sides evaluated, as wasm's select (no branch). */
+// @ts-ignore: decorator
+@inline export function pick<T>(a: T, b: T, cond: bool): T { return select<T>(a, b, cond); }
+// @ts-ignore: decorator
+@inline export function ctz32(x: i32): i32 { return ctz(x); }
+// @ts-ignore: decorator
+@inline export function popcnt32(x: i32): i32 { return popcnt(x); }
+// @ts-ignore: decorator
+@inline export function clz32(x: i32): i32 { return clz(x); }
+/** The bits of an f32. */
+// @ts-ignore: decorator
+@inline export function f32Bits(x: f32): i32 { return reinterpret<i32>(x); }
+/** The f32 with these bits. */
+// @ts-ignore: decorator
+@inline export function bitsF32(x: i32): f32 { return reinterpret<f32>(x); }
+/** The high 32 bits of an f64 (sign, exponent and the top of the mantissa). */
+// @ts-ignore: decorator
+@inline export function f64High(x: f64): i32 { return <i32>(reinterpret<u64>(x) >>> 32); }
+/** The f64 whose high 32 bits are hi and low 32 bits are zero. */
+// @ts-ignore: decorator
+@inline export function f64FromHigh(hi: i32): f64 { return reinterpret<f64>(<u64>hi << 32); }
+/** Whether the low 52 bits of an f64 (its mantissa) are all zero. */
+// @ts-ignore: decorator
+@inline export function f64MantissaZero(x: f64): bool { return (reinterpret<u64>(x) & 0xfffffffffffff) == 0; }
