@@ -76,3 +76,17 @@ export const SIMD: bool = ASC_FEATURE_SIMD;
 /** Whether the low 52 bits of an f64 (its mantissa) are all zero. */
 // @ts-ignore: decorator
 @inline export function f64MantissaZero(x: f64): bool { return (reinterpret<u64>(x) & 0xfffffffffffff) == 0; }
+
+// Bucket grid.
+/** The lesser of two i32s (a select, as AssemblyScript's min). */
+// @ts-ignore: decorator
+@inline export function minI32(a: i32, b: i32): i32 { return min(a, b); }
+/** The greater of two i32s. */
+// @ts-ignore: decorator
+@inline export function maxI32(a: i32, b: i32): i32 { return max(a, b); }
+/** The greater of two f32s, as f32.max: NaN if either is, and +0 above -0. */
+// @ts-ignore: decorator
+@inline export function maxF32(a: f32, b: f32): f32 { return max(a, b); }
+/** Entry i of a constant table (a `const T: StaticArray<i32> = [...]`), unchecked: callers keep i in range. */
+// @ts-ignore: decorator
+@inline export function tableI32(t: StaticArray<i32>, i: i32): i32 { return unchecked(t[i]); }

@@ -6,6 +6,7 @@
 // the f64s first and converted them in a second pass).
 import { H_BOX, H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, PLANE_SLACK } from "../layout/grid.ts";
 import { hdr } from "./header.ts";
+import { SIMD, copy, f64At, setF32, toF32 } from "./memory.ts";
 
 /**
  * Slots [0, n) take x and y from the f64s staged at H_PLANES (x) and 8 * (CAPACITY + PLANE_SLACK)
@@ -16,7 +17,7 @@ export function setPositions(n: i32): i32 {
   const xs = hdr(H_PLANES), ys = xs + ((hdr(H_CAPACITY) + PLANE_SLACK) << 3);
   const xp = hdr(H_X), yp = hdr(H_Y), tx = hdr(H_BOX), ty = tx + (((n + 3) & ~3) << 2);
   let i = 0;
-  if (ASC_FEATURE_SIMD) {
+  if (SIMD) {
     // Four slots a step, in one pass: each axis as two f64x2 demotions joined into one f32x4,
     // written to H_BOX (scratch, 16 bytes a slot) and checked there; copied to the stores below
     // when every number passed. The check is on the f32s: rounding keeps order, so an |x| past
@@ -37,16 +38,16 @@ export function setPositions(n: i32): i32 {
   // The exact check of the slots the SIMD pass did not check (all of them in the scalar build),
   // before anything is written.
   for (let j = i; j < n; j++) {
-    const x = load<f64>(xs + (j << 3)), y = load<f64>(ys + (j << 3));
+    const x = f64At(xs + (j << 3)), y = f64At(ys + (j << 3));
     if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD)) return j;
   }
-  if (ASC_FEATURE_SIMD && i > 0) {
-    memory.copy(xp, tx, i << 2);
-    memory.copy(yp, ty, i << 2);
+  if (SIMD && i > 0) {
+    copy(xp, tx, i << 2);
+    copy(yp, ty, i << 2);
   }
   for (; i < n; i++) {
-    store<f32>(xp + (i << 2), <f32>load<f64>(xs + (i << 3)));
-    store<f32>(yp + (i << 2), <f32>load<f64>(ys + (i << 3)));
+    setF32(xp + (i << 2), toF32(f64At(xs + (i << 3))));
+    setF32(yp + (i << 2), toF32(f64At(ys + (i << 3))));
   }
   return -1;
 }

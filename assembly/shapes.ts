@@ -1,11 +1,11 @@
 // The seed's five intersection tests, exact as written in "Basic Collision Detection in Games":
 // point in rect and point in circle are strict, two rects touching edge to edge overlap (the seed
 // rejects only when one side is strictly beyond the other), circles must be strictly closer than
-// the sum of their radii. Tests run in f64 on the stored f32 values, so the wasm core, the TS
-// baseline and a brute-force reference give bit-identical answers on any input.
-import { KIND_CIRCLE, KIND_POINT, KIND_RECT } from "../layout/grid.ts";
+// the sum of their radii. Tests run in f64 on the stored f32 values, so the wasm core, its js
+// build and a brute-force reference give bit-identical answers on any input.
+import { H_A, H_B, H_KIND, H_X, H_Y, KIND_CIRCLE, KIND_POINT, KIND_RECT } from "../layout/grid.ts";
 import { hdr } from "./header.ts";
-import { H_A, H_B, H_KIND, H_X, H_Y } from "../layout/grid.ts";
+import { f32At, u8At } from "./memory.ts";
 
 /** Point strictly inside the rect [left, right] x [top, bottom]. */
 // @ts-ignore: decorator
@@ -82,7 +82,7 @@ export function overlapShapes(
 export function overlapSlots(i: i32, j: i32): bool {
   const kp = hdr(H_KIND), xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   return overlapShapes(
-    <i32>load<u8>(kp + i), load<f32>(xp + (i << 2)), load<f32>(yp + (i << 2)), load<f32>(ap + (i << 2)), load<f32>(bp + (i << 2)),
-    <i32>load<u8>(kp + j), load<f32>(xp + (j << 2)), load<f32>(yp + (j << 2)), load<f32>(ap + (j << 2)), load<f32>(bp + (j << 2)),
+    u8At(kp + i), f32At(xp + (i << 2)), f32At(yp + (i << 2)), f32At(ap + (i << 2)), f32At(bp + (i << 2)),
+    u8At(kp + j), f32At(xp + (j << 2)), f32At(yp + (j << 2)), f32At(ap + (j << 2)), f32At(bp + (j << 2)),
   );
 }

@@ -165,8 +165,8 @@ export async function benchGrid(): Promise<string[]> {
 
 /**
  * Writing a game's own f64 positions into the world each frame, 10,300 slots (the peers' bipartite
- * scene at 10k): setPositions against TypedArray.set into the x and y views, on each core and the
- * baseline; returns the markdown section.
+ * scene at 10k): setPositions against TypedArray.set into the x and y views, on each core and the js
+ * backend; returns the markdown section.
  */
 export async function benchPositions(): Promise<string[]> {
   const n = 10300;
@@ -197,7 +197,7 @@ export async function benchPositions(): Promise<string[]> {
   return [
     "## Positions from a game's arrays",
     "",
-    `${n.toLocaleString("en-US")} slots moved from two Float64Arrays each call; median microseconds per call. setPositions copies the arrays' bytes and checks and converts them in the core (the baseline checks in JS); the views' TypedArray.set converts without a check.`,
+    `${n.toLocaleString("en-US")} slots moved from two Float64Arrays each call; median microseconds per call. setPositions copies the arrays' bytes and checks and converts them in the core (the js backend runs the scalar pass); the views' TypedArray.set converts without a check.`,
     "",
     "| backend | setPositions us | x.set + y.set us | views / setPositions |",
     "|---|---:|---:|---:|",

@@ -1,5 +1,4 @@
 // createWorld, shared by the node and browser entries: they differ only in how the module is fetched.
-import { BaselineKernel } from "./baseline/bucket_grid.js";
 import type { Kernel } from "./kernel.js";
 import { jsKernel } from "./js_kernel.js";
 import { describe } from "./validate.js";
@@ -87,6 +86,6 @@ export async function kernelFor<K extends { readonly memory: WebAssembly.Memory 
 
 /** Creates a world on the chosen backend; `load` supplies the packaged module for the wasm one. */
 export async function createWorldWith(options: CreateOptions, load: CoreLoader): Promise<World> {
-  const kernel = await kernelFor<Kernel>(options.backend, options, load, (memory) => new BaselineKernel(memory));
+  const kernel = await kernelFor<Kernel>(options.backend, options, load);
   return new World(kernel, options.backend ?? "wasm", options);
 }

@@ -1,4 +1,4 @@
-// The interface both backends implement: the wasm core's exports and the TS baseline's methods.
+// The interface both backends implement: the core's exports, from its wasm builds or its js build.
 // Every call reads its regions from the header (layout/grid.ts); none allocates.
 export interface Kernel {
   readonly memory: WebAssembly.Memory;

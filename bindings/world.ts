@@ -1,4 +1,4 @@
-// The typed facade: one World over either kernel (wasm core or TS baseline). It owns the memory
+// The typed facade: one World over either kernel (the wasm core or its js build). It owns the memory
 // layout, ids, growth and validation; the kernels only run loops over the regions it lays out.
 //
 // Regions, in this order from the arena base (S = capacity + 1 slots: the last is the query probe):
@@ -46,7 +46,7 @@ const MAX_GENERATION = 1 << 28; // keeps ids below 2^52; a slot that reaches it 
 const PAGE = 65536;
 
 export interface WorldOptions {
-  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  /** `wasm` (default) or `js`, the same core compiled to JavaScript. */
   backend?: Backend;
   /** Entities to reserve room for (default 1024). */
   capacity?: number;
@@ -314,7 +314,7 @@ export class World {
    * point): a game's own position arrays, indexed by slot, in one call. The arrays are copied as
    * bytes and the core checks and converts them: on the SIMD core about twice as fast from
    * Float64Arrays as writing the x and y views with TypedArray.set, which converts number by
-   * number (on the scalar core and the baseline, slower than that). Throws, moving nothing, when
+   * number (on the scalar core and the js backend, slower than that). Throws, moving nothing, when
    * the lengths differ or pass `count`, or when a number is not finite or past MAX_COORD.
    */
   setPositions(xs: ArrayLike<number>, ys: ArrayLike<number>): void {

@@ -1,8 +1,9 @@
-// The shared memory contract between the facade and both kernels (wasm and the TS baseline).
+// The shared memory contract between the facade and the core (its wasm builds and its js build).
 // This file is compiled by both tsc and asc, so it holds plain integer constants only.
 //
-// Header: one 4-byte field per slot at HEADER + 4 * field. The facade writes the region pointers
-// and capacities; a kernel writes the grid parameters and the stats of its last call.
+// Header: one 4-byte field per slot at HEADER + 4 * field (HEADER_FIELDS of them, up to the next
+// part's header). The facade writes the region pointers and capacities; the core writes the grid
+// parameters, the stats of its last call, and what its calls keep for the next.
 //
 //   field            type  written by  meaning
 //   H_CAPACITY       i32   facade      entity slots per store array (the probe lives at index CAPACITY)
@@ -20,10 +21,10 @@
 //   H_RESULTS        i32   facade      i32[CAPACITY]: query output
 //   H_HIST           i32   facade      i32[256]: size histogram (f32 exponent buckets), scratch
 //   H_PLANES         i32   facade      f32[4 x PLANE_STRIDE]: the entries' boxes as four planes (x0s, y0s, x1s, y1s), scratch of the SIMD core
-//   G_*              mixed kernel      the grid built by the last call
+//   G_*              mixed kernel      the grid built by the last call, and what the grid's calls keep for the next
 //   S_*              i32   kernel      what the last call visited
 export const HEADER = 256;
-export const HEADER_FIELDS = 48;
+export const HEADER_FIELDS = 64;
 
 // Every part of the library keeps its header at its own fixed address (up to 128 i32 fields each),
 // so the parts could share one memory; today each facade object runs its own instance of the core.
@@ -75,6 +76,37 @@ export const G_SPLIT = 40; // 1: the last selfPairs split thin boxes into a wide
 // A reach grid's widening (f32): the largest probe width and height it finds every pair for (0 for other grids).
 export const G_REACHW = 41;
 export const G_REACHH = 42;
+
+// What a call leaves for the next (in the header, so that each world keeps its own: the js
+// backend's worlds share one instance of the core). All start at 0 in a fresh memory.
+// selfPairs' one grid, guessed again while it stays the same: its columns, rows, cell side (f64,
+// two fields from an even one), origin (f32), and whether the last two calls made the same grid.
+export const G_GUESS_COLS = 43; // 0: no grid yet
+export const G_GUESS_SIDE = 44; // f64, fields 44 and 45
+export const G_GUESS_OX = 46; // f32
+export const G_GUESS_OY = 47; // f32
+export const G_GUESS_ROWS = 48;
+export const G_GUESS_STABLE = 49;
+// selfPairs' split of thin boxes: whether the last one-grid walk was crowded, and the calls left
+// before the split is tried again.
+export const G_CROWDED = 50;
+export const G_SPLIT_RETRY = 51;
+// crossPairs: whether the last reach grid's probes held under half a record each on average
+// (the SIMD probe then tests only the probes whose run holds records).
+export const G_SPARSE_RUNS = 52;
+// crossPairs: the probes' largest width and height (f32) in the last call that probed a reach
+// grid, and their mask (G_PROBE_KNOWN 0: none); the next call with that mask widens by them.
+export const G_PROBE_KNOWN = 53;
+export const G_PROBE_MASK = 54;
+export const G_PROBE_W = 55;
+export const G_PROBE_H = 56;
+// crossPairs: the side the last call indexed in a reach grid (INDEX_*) and its two masks.
+export const G_INDEX_SIDE = 57;
+export const G_INDEX_MASK_A = 58;
+export const G_INDEX_MASK_B = 59;
+export const INDEX_NONE = 0;
+export const INDEX_B = 1; // maskB's side
+export const INDEX_A = 2; // maskA's side
 
 // Stats of the last call (Box2D's b2TreeStats idea: prove pruning, not only speed).
 export const S_AABB_TESTS = 33;

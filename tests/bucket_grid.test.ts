@@ -1,5 +1,5 @@
 // Differential tests of the bucket grid: on seeded scenes, including the hard ones (everything in
-// one cell, huge entities among small, zero sizes, exact touching), the wasm core, the TS baseline
+// one cell, huge entities among small, zero sizes, exact touching), the wasm core (both builds), its js build
 // and the brute-force reference report identical pair sets, first hits and query results.
 import { describe, expect, it } from "vitest";
 import { makeScene, loadScene, mulberry32, SCENE_SHAPES, type SceneShape } from "../bench/scene.js";
@@ -471,7 +471,7 @@ describe("the SIMD core", () => {
     // Past 4,096 slots (the histogram samples), with holes left by removals and masks that take
     // every other slot (selections that are not runs of four slots), large entities, and counts
     // that are not multiples of four: every path of the SIMD passes, against the scalar ones.
-    // (The other tests compare pair sets with the baseline and the reference.)
+    // (The other tests compare pair sets with the js backend and the reference.)
     const cases: [SceneShape, number][] = [["mixed-groups", 5003], ["huge", 4801], ["skewed", 2002], ["clustered", 6001], ["uniform", 37]];
     for (const [shape, n] of cases) {
       const scene = makeScene(shape, n, 13);
@@ -496,7 +496,7 @@ describe("the SIMD core", () => {
     }
   });
 
-  it("selfPairs frame after frame on moving entities: the same pairs, order and stats as the scalar core and the baseline, grid kept or changed", async () => {
+  it("selfPairs frame after frame on moving entities: the same pairs, order and stats as the scalar core and the js backend, grid kept or changed", async () => {
     // The SIMD core finds homes in its select pass on the last grid while the grid stays the same
     // (the cell size and the snapped origin), and builds again when it changes: here a jitter
     // every frame keeps it, and frames 4, 5 and 7 change it. Holes left by

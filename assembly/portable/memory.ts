@@ -74,3 +74,11 @@ export function bitsF32(x: number): number { bitsI[0] = x; return bitsF[0]; }
 export function f64High(x: number): number { bitsD[0] = x; return bitsDI[1]; }
 export function f64FromHigh(hi: number): number { bitsDI[0] = 0; bitsDI[1] = hi; return bitsD[0]; }
 export function f64MantissaZero(x: number): boolean { bitsD[0] = x; return bitsDI[0] === 0 && (bitsDI[1] & 0xfffff) === 0; }
+
+// Bucket grid.
+export function minI32(a: number, b: number): number { return a < b ? a : b; }
+export function maxI32(a: number, b: number): number { return a > b ? a : b; }
+/** Math.max has f32.max's meaning on f32 values: NaN if either is, and +0 above -0. */
+export const maxF32: (a: number, b: number) => number = Math.max;
+/** Entry i of a constant table. */
+export function tableI32(t: ArrayLike<number>, i: number): number { return t[i]; }
