@@ -1,0 +1,75 @@
+// The one region allocator of the facade: each part lays its stores out in its kernel's memory as
+// an ordered list of regions, and every part grows and moves them the same way.
+//
+//   arena base (kernel.arenaBase(), past the headers and the core's static data)
+//   | region 0 | pad | region 1 | pad | ... | region n-1 | pad |   each region 16-byte aligned
+//
+// A part's header holds each region's byte offset in the field the region names, so the core finds
+// its regions by reading the header. A relayout computes every offset first, grows memory once,
+// then moves the regions that keep their data, from the last back to the first: capacities only
+// grow, so no region starts below its old offset and moving from the end never overwrites data
+// not yet moved. The bytes a kept region gains are zeroed; regions that do not keep their data
+// are the part's scratch or are rewritten by the part after the relayout.
+
+const PAGE = 65536;
+
+/** One region: the header field that holds its offset, its size in bytes, and whether its data survives a relayout. */
+export interface Region {
+  readonly field: number;
+  readonly bytes: number;
+  readonly keep: boolean;
+}
+
+/** Rounds a byte offset up to the next multiple of 16 (the alignment of every region, for v128 loads). */
+export function align16(at: number): number {
+  return (at + 15) & ~15;
+}
+
+/** The regions of one part in one memory. */
+export class Arena {
+  /** Byte offset of each region, in the order of the last layout. */
+  offsets = new Int32Array(0);
+  /** Byte size of each region. */
+  sizes = new Int32Array(0);
+  /** First byte past the last region. */
+  end = 0;
+
+  /**
+   * `header` is the part's header as i32s (its fields take the offsets); `base` the first byte the
+   * part may use. `headroom` > 1 grows memory by at least that factor of its size, so that a part
+   * whose layout is rebuilt often (a level edited piece by piece) does not grow memory every time.
+   */
+  constructor(private readonly memory: WebAssembly.Memory, private readonly base: number, private readonly headroom = 1) {}
+
+  /**
+   * Lays `regions` out from the base, grows memory if they do not fit, moves the data of the
+   * regions that keep it (region k of the old layout is region k of the new one), zeroes what
+   * they gain, and writes each offset into `header()[region.field]`. `header` is called after
+   * any growth, so it returns a view of the current buffer. Returns the new end.
+   */
+  layout(regions: readonly Region[], header: () => Int32Array): number {
+    const n = regions.length, offsets = new Int32Array(n), sizes = new Int32Array(n);
+    let at = align16(this.base);
+    for (let r = 0; r < n; r++) {
+      offsets[r] = at;
+      sizes[r] = regions[r].bytes;
+      at = align16(at + sizes[r]);
+    }
+    const have = this.memory.buffer.byteLength;
+    if (at > have) this.memory.grow(Math.ceil((Math.max(at, this.headroom * have) - have) / PAGE));
+    const bytes = new Uint8Array(this.memory.buffer);
+    const old = this.offsets, oldSizes = this.sizes;
+    for (let r = Math.min(n, old.length) - 1; r >= 0; r--) {
+      if (!regions[r].keep) continue;
+      const from = old[r], to = offsets[r], keep = Math.min(oldSizes[r], sizes[r]);
+      bytes.copyWithin(to, from, from + keep);
+      bytes.fill(0, to + keep, to + sizes[r]);
+    }
+    this.offsets = offsets;
+    this.sizes = sizes;
+    this.end = at;
+    const h = header();
+    for (let r = 0; r < n; r++) h[regions[r].field] = offsets[r];
+    return at;
+  }
+}
