@@ -6,7 +6,7 @@ import { TILES_HEADER } from "../layout/grid.ts";
 import {
   BOX_FIELDS, CELL_COIN, CELL_MONSTER_NEAR, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
   CONTACT_RIGHT, CONTACT_UP, EDGE_EPS_DEN, EDGE_EPS_NUM, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
-  HIT_ONE_WAY, HIT_SPIKE, NO_MONSTER, OUTSIDE, P_COIN_W, P_TILE, S_T_CELLS_VISITED, S_T_MONSTER_TESTS,
+  HIT_ONE_WAY, HIT_SPIKE, NO_MONSTER, OUTSIDE, P_COIN_HALF, P_COIN_W, P_EDGE_EPS, P_MAP_WIDTH, P_TILE, P_TILE_INV, S_T_CELLS_VISITED, S_T_MONSTER_TESTS,
   T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_HEAD, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
 } from "../layout/tiles.ts";
@@ -35,11 +35,21 @@ let cells: i32 = 0;
 let monHead: i32 = 0;
 let monNext: i32 = 0;
 let monBox: i32 = 0;
-let tile: f64 = 1;
-let tileInv: f64 = 0; // 1 / tile when that is exact (tile a power of two), else 0
-let width: f64 = 1;
-let coinHalf: f64 = 0;
-let eps: f64 = 0;
+// The map's f64 constants live in the params region (P_TILE, and the P_TILE_INV .. P_EDGE_EPS that
+// loadMap derives), read where they are used: an f64 module global is a boxed number in the js
+// backend's translation, and storing one there allocates.
+let params: i32 = 0;
+// @ts-ignore: decorator
+@inline function tile(): f64 { return load<f64>(params + (P_TILE << 3)); }
+/** 1 / tile when that is exact (tile a power of two), else 0. */
+// @ts-ignore: decorator
+@inline function tileInv(): f64 { return load<f64>(params + (P_TILE_INV << 3)); }
+// @ts-ignore: decorator
+@inline function width(): f64 { return load<f64>(params + (P_MAP_WIDTH << 3)); }
+// @ts-ignore: decorator
+@inline function coinHalf(): f64 { return load<f64>(params + (P_COIN_HALF << 3)); }
+// @ts-ignore: decorator
+@inline function eps(): f64 { return load<f64>(params + (P_EDGE_EPS << 3)); }
 let cellsVisited: i32 = 0;
 let monsterTests: i32 = 0;
 
@@ -59,12 +69,14 @@ export function loadMap(): void {
   monHead = th(T_MON_HEAD);
   monNext = th(T_MON_NEXT);
   monBox = th(T_MON_BOX);
-  tile = param(P_TILE);
-  tileInv = 1 / tile;
-  if (tileInv * tile != 1 || reinterpret<u64>(tile) & 0xfffffffffffff) tileInv = 0;
-  width = <f64>cols * tile;
-  coinHalf = param(P_COIN_W) * 0.5;
-  eps = tile * (<f64>EDGE_EPS_NUM / <f64>EDGE_EPS_DEN);
+  params = th(T_PARAMS);
+  const t = param(P_TILE);
+  let inv = 1 / t;
+  if (inv * t != 1 || reinterpret<u64>(t) & 0xfffffffffffff) inv = 0;
+  store<f64>(params + (P_TILE_INV << 3), inv);
+  store<f64>(params + (P_MAP_WIDTH << 3), <f64>cols * t);
+  store<f64>(params + (P_COIN_HALF << 3), param(P_COIN_W) * 0.5);
+  store<f64>(params + (P_EDGE_EPS << 3), t * (<f64>EDGE_EPS_NUM / <f64>EDGE_EPS_DEN));
   cellsVisited = 0;
   monsterTests = 0;
 }
@@ -77,10 +89,10 @@ export function saveStats(): void {
 /** x folded into [0, width) on a wrapping map; unchanged otherwise. */
 // @ts-ignore: decorator
 @inline export function normX(x: f64): f64 {
-  if (!wrap || (x >= 0 && x < width)) return x;
-  let r = x - Math.floor(x / width) * width;
+  if (!wrap || (x >= 0 && x < width())) return x;
+  let r = x - Math.floor(x / width()) * width();
   // Rounding can land a tiny negative x exactly on width.
-  if (r >= width) r -= width;
+  if (r >= width()) r -= width();
   if (r < 0) r = 0;
   return r;
 }
@@ -88,7 +100,7 @@ export function saveStats(): void {
 // @ts-ignore: decorator
 @inline export function cellOf(v: f64): i32 {
   // A power-of-two tile divides exactly by multiplying with its inverse (a division costs ~4x more).
-  return <i32>Math.floor(tileInv != 0 ? v * tileInv : v / tile);
+  return <i32>Math.floor(tileInv() != 0 ? v * tileInv() : v / tile());
 }
 
 /** Flags of cell (col, row): outside the map, rows below are the floor, columns beside are walls. */
@@ -119,7 +131,7 @@ export function flagsAt(col: i32, row: i32): i32 {
 export function pointHits(px: f64, py: f64): i32 {
   let col = cellOf(px);
   const row = cellOf(py);
-  if (wrap && col >= cols) col = cols - 1; // px just below width can round up to cols
+  if (wrap && col >= cols) col = cols - 1; // px just below width() can round up to cols
   const f = flagsAt(col, row);
   let hits = 0;
   if (f & CELL_PLATFORM) hits |= HIT_BLOCKED;
@@ -134,8 +146,8 @@ export function pointHits(px: f64, py: f64): i32 {
   if (!inside) return hits;
   if (f & CELL_COIN) {
     // A coin is COIN_W wide, centred in its column, the full row high.
-    const cx = (<f64>col + 0.5) * tile;
-    if (between(px, cx - coinHalf, cx + coinHalf) && between(py, <f64>row * tile, <f64>(row + 1) * tile)) hits |= HIT_COIN;
+    const cx = (<f64>col + 0.5) * tile();
+    if (between(px, cx - coinHalf(), cx + coinHalf()) && between(py, <f64>row * tile(), <f64>(row + 1) * tile())) hits |= HIT_COIN;
   }
   // Monsters are no bigger than a cell and listed in the cell of their centre, so the 3 x 3 cells
   // around the point hold every monster whose box can contain it; only cells a box touches are searched.
@@ -156,7 +168,7 @@ export function pointHits(px: f64, py: f64): i32 {
         const mx = load<f64>(b), my = load<f64>(b, 8), mw = load<f64>(b, 16), mh = load<f64>(b, 24);
         if ((m < best || best < 0) && between(py, my, my + mh)) {
           // On the tower a box may straddle the seam: the point also counts one width further on.
-          if (between(px, mx, mx + mw) || (wrap && between(px + width, mx, mx + mw))) best = m;
+          if (between(px, mx, mx + mw) || (wrap && between(px + width(), mx, mx + mw))) best = m;
         }
         m = load<i32>(monNext + (m << 2));
       }
@@ -214,33 +226,33 @@ let contact: i32 = 0;
 function sweepX(x: f64, y: f64, w: f64, h: f64, dx: f64): f64 {
   // The rows the box covers; a box resting exactly on a row's top does not cover it, so a run of
   // floor tiles below it is never in the way (no seams to snag on).
-  let r0 = cellOf(y + eps), r1 = <i32>Math.ceil((y + h - eps) / tile) - 1;
+  let r0 = cellOf(y + eps()), r1 = <i32>Math.ceil((y + h - eps()) / tile()) - 1;
   if (r1 < r0) r1 = r0;
   // Rows below the map all read like row -1 and rows above like row `rows`.
   if (r0 < -1) r0 = -1;
   if (r1 > rows) r1 = rows;
   if (dx > 0) {
-    const cFrom = <i32>Math.ceil((x + w - eps) / tile);
-    let cTo = <i32>Math.ceil((x + w + dx - eps) / tile) - 1;
+    const cFrom = <i32>Math.ceil((x + w - eps()) / tile());
+    let cTo = <i32>Math.ceil((x + w + dx - eps()) / tile()) - 1;
     // On a wrapping map, a band with no solid cell in `cols` columns has none at all.
     if (wrap && cTo - cFrom > cols) cTo = cFrom + cols;
     for (let c = cFrom; c <= cTo; c++) {
       for (let r = r0; r <= r1; r++) {
         if (solidSide(c, r)) {
           contact |= CONTACT_RIGHT;
-          return <f64>c * tile - w;
+          return <f64>c * tile() - w;
         }
       }
     }
   } else if (dx < 0) {
-    const cFrom = cellOf(x + eps) - 1;
-    let cTo = cellOf(x + dx + eps);
+    const cFrom = cellOf(x + eps()) - 1;
+    let cTo = cellOf(x + dx + eps());
     if (wrap && cFrom - cTo > cols) cTo = cFrom - cols;
     for (let c = cFrom; c >= cTo; c--) {
       for (let r = r0; r <= r1; r++) {
         if (solidSide(c, r)) {
           contact |= CONTACT_LEFT;
-          return <f64>(c + 1) * tile;
+          return <f64>(c + 1) * tile();
         }
       }
     }
@@ -250,7 +262,7 @@ function sweepX(x: f64, y: f64, w: f64, h: f64, dx: f64): f64 {
 
 /** Moves a box by dy along y; one-way cells stop it only on the way down (it enters them from above). */
 function sweepY(x: f64, y: f64, w: f64, h: f64, dy: f64): f64 {
-  let c0 = cellOf(x + eps), c1 = <i32>Math.ceil((x + w - eps) / tile) - 1;
+  let c0 = cellOf(x + eps()), c1 = <i32>Math.ceil((x + w - eps()) / tile()) - 1;
   if (c1 < c0) c1 = c0;
   if (wrap) {
     if (c1 - c0 >= cols) c1 = c0 + cols - 1;
@@ -259,8 +271,8 @@ function sweepY(x: f64, y: f64, w: f64, h: f64, dy: f64): f64 {
     if (c1 > cols) c1 = cols;
   }
   if (dy < 0) {
-    let rFrom = cellOf(y + eps) - 1;
-    let rTo = cellOf(y + dy + eps);
+    let rFrom = cellOf(y + eps()) - 1;
+    let rTo = cellOf(y + dy + eps());
     if (rFrom > rows - 1) rFrom = rows - 1; // rows above the map are empty
     if (floorSolid) {
       if (rTo < -1) rTo = -1;
@@ -271,20 +283,20 @@ function sweepY(x: f64, y: f64, w: f64, h: f64, dy: f64): f64 {
       for (let c = c0; c <= c1; c++) {
         if (solidBelow(c, r)) {
           contact |= CONTACT_DOWN;
-          return <f64>(r + 1) * tile;
+          return <f64>(r + 1) * tile();
         }
       }
     }
   } else if (dy > 0) {
-    let rFrom = <i32>Math.ceil((y + h - eps) / tile);
-    let rTo = <i32>Math.ceil((y + h + dy - eps) / tile) - 1;
+    let rFrom = <i32>Math.ceil((y + h - eps()) / tile());
+    let rTo = <i32>Math.ceil((y + h + dy - eps()) / tile()) - 1;
     if (!floorSolid && rFrom < 0) rFrom = 0;
     if (rTo > rows - 1) rTo = rows - 1;
     for (let r = rFrom; r <= rTo; r++) {
       for (let c = c0; c <= c1; c++) {
         if (solidSide(c, r)) {
           contact |= CONTACT_UP;
-          return <f64>r * tile - h;
+          return <f64>r * tile() - h;
         }
       }
     }

@@ -69,18 +69,17 @@ export type CoreLoader = (source: WasmSource | undefined, simd: boolean) => Prom
 
 /**
  * A kernel for any part of the library on the chosen backend: a fresh instance of the core (wasm)
- * or the part's TS baseline over a memory of its own (js). Throws INVALID_OPTION for other names,
+ * or of its translation to JavaScript (js), each with a memory of its own. Throws INVALID_OPTION for other names,
  * and for a `simd` that is not a boolean.
  */
 export async function kernelFor<K extends { readonly memory: WebAssembly.Memory }>(
   backend: unknown,
   core: CoreOptions,
   load: CoreLoader,
-  baseline?: (memory: WebAssembly.Memory) => K,
 ): Promise<K> {
   if (core.simd !== undefined && typeof core.simd !== "boolean") throw new HitcoreError("INVALID_OPTION", `simd must be true or false, got ${describe(core.simd)}.`);
   if (backend === undefined || backend === "wasm") return wasmKernel<K>(await load(core.wasm, core.simd !== false && simdSupported()));
-  if (backend === "js") return baseline ? baseline(new WebAssembly.Memory({ initial: 1 })) : jsKernel<K>();
+  if (backend === "js") return jsKernel<K>();
   throw new HitcoreError("INVALID_OPTION", `backend must be "wasm" or "js", got ${String(backend)}.`);
 }
 

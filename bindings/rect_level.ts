@@ -11,7 +11,7 @@
 import { align16, checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend, World } from "./world.js";
 import { KIND_CIRCLE, KIND_POINT } from "../layout/grid.js";
-import { RectsBaseline, type RectsKernel } from "./baseline/rect_level.js";
+import type { RectsKernel } from "./rects_kernel.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT,
@@ -31,7 +31,7 @@ export {
   MIRROR_Y, PF_HIT, PF_INSIDE, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED, ST_STOMPING,
   ST_WALL_LEFT, ST_WALL_RIGHT,
 };
-export type { RectsKernel } from "./baseline/rect_level.js";
+export type { RectsKernel } from "./rects_kernel.js";
 
 const PAGE = 65536;
 
@@ -86,7 +86,7 @@ export interface CreateRectLevelOptions extends RectLevelOptions, CoreOptions {}
 
 /** Creates a level on the chosen backend; `load` supplies the packaged module (the node and browser entries). */
 export async function createRectLevelWith(options: CreateRectLevelOptions, load: CoreLoader): Promise<RectLevel> {
-  const kernel = await kernelFor<RectsKernel>(options.backend, options, load, (memory) => new RectsBaseline(memory));
+  const kernel = await kernelFor<RectsKernel>(options.backend, options, load);
   return new RectLevel(kernel, options.backend ?? "wasm", options);
 }
 

@@ -22,7 +22,6 @@
 import { parseAsciiMap, type ParsedTileMap } from "./ascii_map.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import { TILES_HEADER } from "../layout/grid.js";
-import { BaselineTileKernel } from "./baseline/tile_controller.js";
 import { parseTiledMap, type TiledMap, type TiledOptions } from "./tiled.js";
 import {
   BOX_FIELDS, CELL_COIN, CELL_LADDER, CELL_MONSTER_NEAR, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_DX, CF_DY, CF_X, CF_Y,
@@ -766,6 +765,6 @@ export async function createTileMapWith(options: TileMapOptions, load: CoreLoade
   // Parse and check the map first: a malformed map fails before any instance or memory exists.
   const map = parseMapOptions(options);
   if (options.wrap !== undefined && typeof options.wrap !== "boolean") throw new HitcoreError("INVALID_OPTION", `wrap must be a boolean, got ${describe(options.wrap)}.`);
-  const kernel = await kernelFor<TileKernel>(options.backend, options, load, (memory) => new BaselineTileKernel(memory));
+  const kernel = await kernelFor<TileKernel>(options.backend, options, load);
   return new TileMap(kernel, options.backend ?? "wasm", map, options);
 }

@@ -111,7 +111,12 @@ export const P_FALLING_JUMP = 13; // frames of jump grace after walking off an e
 export const P_STEP_FRAMES = 14; // frames a step up takes
 export const P_HURT_FRAMES = 15; // frames of immunity after a hurt
 export const P_COIN_SCORE = 16;
-export const PARAM_COUNT = 20;
+// Derived by the core from the fields above at the start of each call (the facade leaves them).
+export const P_TILE_INV = 17; // 1 / tile size when exact, else 0
+export const P_MAP_WIDTH = 18; // cols * tile size
+export const P_COIN_HALF = 19; // half the coin width
+export const P_EDGE_EPS = 20; // the edge tolerance of swept boxes, a fraction of the tile size
+export const PARAM_COUNT = 24;
 
 // Controller reals (f64 at T_CTL_F + 8 * (CTL_F_FIELDS * i + CF_*)).
 export const CF_X = 0;
