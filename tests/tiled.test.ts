@@ -133,6 +133,99 @@ describe("Tiled maps", () => {
   });
 });
 
+/** The HitcoreError a call throws (fails the test if it throws anything else, or nothing). */
+function refusal(run: () => unknown): HitcoreError {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(HitcoreError);
+    return e as HitcoreError;
+  }
+  throw new Error("expected a refusal, the call returned");
+}
+
+/** Milliseconds `run` takes. */
+function timed(run: () => void): number {
+  const t = performance.now();
+  run();
+  return performance.now() - t;
+}
+
+describe("Tiled maps as a hostile file would be", () => {
+  const tileLayer = (data: unknown, encoding?: string) => ({ type: "tilelayer", name: "t", width: 4, height: 3, data, ...(encoding ? { encoding } : {}) });
+  const withLayers = (layers: unknown[]) => ({ ...smallMap(), layers });
+
+  it("decodes base64 in linear time: 300,000 pad characters are refused at once, naming the field", () => {
+    let error: HitcoreError | undefined;
+    const ms = timed(() => { error = refusal(() => parseTiledMap(withLayers([tileLayer("=".repeat(300000) + "A", "base64")]))); });
+    expect(ms).toBeLessThan(250);
+    expect(error!.code).toBe("MALFORMED_MAP");
+    expect(error!.message).toMatch(/layers\[0\]\.data/);
+    // Long valid input scales linearly too: 2M tiles of base64 (10.7 MB of text) in well under a second.
+    const big = { ...smallMap(), width: 2000, height: 1000, layers: [{ type: "tilelayer", name: "t", width: 2000, height: 1000, encoding: "base64",
+      data: Buffer.alloc(8_000_000, 0).toString("base64") }] };
+    expect(timed(() => parseTiledMap(big))).toBeLessThan(1000);
+  });
+
+  it("refuses invalid base64 with a HitcoreError naming the field and the offset, never a DOMException", () => {
+    for (const [data, text] of [
+      ["AAAAAAAAAAAAAAAAAAAAA$", /layers\[0\]\.data.*base64.*offset 21/],
+      ["AAAA=AAAAAAAAAAAAAAAAAAA", /layers\[0\]\.data.*base64.*offset 4/],
+      ["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", /layers\[0\]\.data.*base64/], // 65 characters: a dangling one
+    ] as const) {
+      const error = refusal(() => parseTiledMap(withLayers([tileLayer(data, "base64")])));
+      expect(error.code).toBe("MALFORMED_MAP");
+      expect(error.message).toMatch(text);
+    }
+  });
+
+  it("walks group layers nested 20,000 deep without recursion", () => {
+    let layer: Record<string, unknown> = tileLayer([1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    for (let d = 0; d < 20000; d++) layer = { type: "group", name: `g${d}`, layers: [layer] };
+    const m = parseTiledMap(withLayers([layer]));
+    expect(Array.from(m.cells.subarray(8))).toEqual([TileCell.Platform, TileCell.Platform, TileCell.Platform, TileCell.Platform]);
+    // A refusal deep inside names the whole path.
+    let bad: Record<string, unknown> = { type: "weird" };
+    for (let d = 0; d < 3000; d++) bad = { type: "group", layers: [bad] };
+    const error = refusal(() => parseTiledMap(withLayers([tileLayer(new Array(12).fill(0)), bad])));
+    expect(error.message).toMatch(/^hitcore: Tiled map: layers\[1\](\.layers\[0\]){3000}\.type "weird"/);
+  });
+
+  it("keeps a property named __proto__ as plain data: no prototype is replaced, nothing is polluted", () => {
+    const map = JSON.parse(JSON.stringify(smallMap()));
+    map.layers[2].objects[0].properties = [
+      { name: "__proto__", type: "string", value: "x" },
+      { name: "constructor", type: "string", value: "y" },
+      { name: "hasOwnProperty", type: "int", value: 3 },
+    ];
+    map.tilesets[0].tiles[0].properties.push({ name: "__proto__", type: "bool", value: true });
+    // As JSON text too: JSON.parse makes __proto__ an own key, which an assignment would turn into a prototype.
+    for (const source of [map, JSON.stringify(map).replace('"name":"__proto__","type":"string","value":"x"', '"name":"__proto__","type":"class","value":{"polluted":true}')]) {
+      const m = parseTiledMap(source);
+      const props = m.rectInfo[0].properties;
+      expect(Object.getPrototypeOf(props)).toBe(null);
+      expect(Object.hasOwn(props, "__proto__")).toBe(true);
+      expect(props.constructor).toBe("y");
+      expect(props.hasOwnProperty).toBe(3);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect((props as Record<string, unknown>).polluted).toBeUndefined();
+      expect(m.cells[0]).toBe(TileCell.Platform);
+    }
+  });
+
+  it("checks every declared size against the budget before allocating, and refuses options it cannot read", () => {
+    // Ten layers of 8,000 x 8,000 within the cell limit each, but base64 text of the wrong length: refused from the string length.
+    const before = process.memoryUsage().arrayBuffers;
+    const layers = Array.from({ length: 10 }, () => ({ type: "tilelayer", name: "t", width: 8000, height: 8000, encoding: "base64", data: "AAAA" }));
+    const error = refusal(() => parseTiledMap({ ...smallMap(), width: 8000, height: 8000, layers }));
+    expect(error.message).toMatch(/layers\[0\]\.data decodes to 3 bytes, but width x height is 64000000 tiles/);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1 << 20);
+    // A caller's own limit applies the same way.
+    expect(refusal(() => parseTiledMap(smallMap(), { maxCells: 10 })).message).toMatch(/12 cells is over the limit of 10/);
+    expect(refusal(() => parseTiledMap(smallMap(), { tileLayers: "ground" as unknown as string[] })).code).toBe("INVALID_OPTION");
+  });
+});
+
 function edit2(width: number, height: number, tiles: number): Record<string, unknown> {
   const m = smallMap();
   m.width = width;
