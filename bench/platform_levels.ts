@@ -127,3 +127,40 @@ export class PlatformRain {
     return n;
   }
 }
+
+// ---- large outlines: what an editor saves for terrain, and the shapes that are hard to split ----
+
+/** n points on a circle of radius r, counter-clockwise (in f32 it is no longer quite convex). */
+export function circlePolygon(n: number, r = 1000): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) { const a = (i / n) * 2 * Math.PI; out.push(Math.cos(a) * r, Math.sin(a) * r); }
+  return out;
+}
+
+/** A star of n points: every angle step a random radius in [rMin, rMax] (simple: angles increase). */
+export function starPolygon(n: number, seed = 1, rMin = 200, rMax = 1000): number[] {
+  const rand = mulberry32(seed);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) { const a = (i / n) * 2 * Math.PI, r = rMin + rand() * (rMax - rMin); out.push(Math.cos(a) * r, Math.sin(a) * r); }
+  return out;
+}
+
+/** A comb of about n points, clockwise: teeth 2 wide and 90 tall with gaps of 2, on a spine 10 high. */
+export function combPolygon(n: number): number[] {
+  const teeth = Math.max(1, Math.floor((n - 2) / 4));
+  const out = [0, 0];
+  for (let t = 0; t < teeth; t++) { const x = 4 * t; out.push(x, 100, x + 2, 100, x + 2, 10, x + 4, 10); }
+  out.length -= 2;
+  out.push(4 * teeth - 2, 0);
+  return out;
+}
+
+/** A hill of n points, clockwise: a random walk of heights on top of a flat bottom (an editor's terrain). */
+export function hillPolygon(n: number, seed = 1): number[] {
+  const rand = mulberry32(seed);
+  const out: number[] = [];
+  let h = 50;
+  for (let i = 0; i < n - 2; i++) { h = Math.max(1, h + (rand() - 0.5) * 10); out.push(i * 2, h); }
+  out.push((n - 3) * 2, 0, 0, 0);
+  return out;
+}

@@ -136,39 +136,58 @@ function f32Down(x: number): number {
 /**
  * Support max e . x over the polyhedron of stored halfspaces [nx, ny, offset, unused, ...] for an
  * axis e, rounded up to f32; Infinity where it is unbounded along e, or bounded only by a face
- * whose normal is e (that face already gives the Minkowski sum its side). Finite exactly when e
- * lies strictly between two normals less than a half turn apart; the maximum is then at a corner
- * (two face lines meeting inside every other halfspace). Load time, O(faces^3).
+ * whose normal is e (that face already gives the Minkowski sum its side), or empty. Finite exactly
+ * when e lies strictly between two normals less than a half turn apart: the two closest to e on
+ * either side are the pair to try. The maximum is then a 2D linear program, solved by Seidel's
+ * randomized incremental method (a fixed shuffle): expected O(faces), where trying every pair of
+ * faces as a corner against every face was O(faces^3), 41 s for a 3,000-gon.
  */
 function support(hs: number[], ex: number, ey: number): number {
   const n = hs.length / HS_STRIDE;
-  let inCone = false;
-  for (let i = 0; i < n && !inCone; i++) {
-    const ax = hs[i * HS_STRIDE], ay = hs[i * HS_STRIDE + 1];
-    for (let j = 0; j < n; j++) {
-      const bx = hs[j * HS_STRIDE], by = hs[j * HS_STRIDE + 1];
-      if (ax * ey - ay * ex > 0 && ex * by - ey * bx > 0 && ax * by - ay * bx > 0) { inCone = true; break; }
-    }
-  }
-  if (!inCone) return Infinity;
-  let best = -Infinity;
+  const nx = (i: number) => hs[i * HS_STRIDE], ny = (i: number) => hs[i * HS_STRIDE + 1], no = (i: number) => hs[i * HS_STRIDE + 2];
+  // The normals nearest to e clockwise (a) and counter-clockwise (b), by the angle they make with e.
+  let a = -1, b = -1, angleA = Infinity, angleB = Infinity;
   for (let i = 0; i < n; i++) {
-    const ax = hs[i * HS_STRIDE], ay = hs[i * HS_STRIDE + 1], ao = hs[i * HS_STRIDE + 2];
-    for (let j = i + 1; j < n; j++) {
-      const bx = hs[j * HS_STRIDE], by = hs[j * HS_STRIDE + 1], bo = hs[j * HS_STRIDE + 2];
-      const det = ax * by - ay * bx;
-      if (Math.abs(det) < 1e-9) continue;
-      const vx = (ao * by - bo * ay) / det, vy = (ax * bo - bx * ao) / det;
-      const tol = 1e-6 * (1 + Math.abs(vx) + Math.abs(vy));
-      let ok = true;
-      for (let k = 0; k < n && ok; k++) {
-        ok = vx * hs[k * HS_STRIDE] + vy * hs[k * HS_STRIDE + 1] <= hs[k * HS_STRIDE + 2] + tol;
-      }
-      if (ok) best = Math.max(best, vx * ex + vy * ey);
-    }
+    const c = nx(i) * ey - ny(i) * ex, d = nx(i) * ex + ny(i) * ey;
+    if (c > 0) { const t = Math.atan2(c, d); if (t < angleA) { angleA = t; a = i; } }
+    else if (c < 0) { const t = Math.atan2(-c, d); if (t < angleB) { angleB = t; b = i; } }
   }
-  // No corner: an empty polyhedron; nothing to add (its own faces already reject every cast).
-  return best === -Infinity ? Infinity : f32Up(best + 1e-6 * (1 + Math.abs(best)));
+  if (a < 0 || b < 0 || !(nx(a) * ny(b) - ny(a) * nx(b) > 0)) return Infinity;
+  // Start at the corner of a and b, then add the other faces in a fixed random order; when the
+  // corner breaks a face, the new optimum lies on that face's line, bounded by the faces so far.
+  const det = nx(a) * ny(b) - ny(a) * nx(b);
+  let vx = (no(a) * ny(b) - no(b) * ny(a)) / det, vy = (nx(a) * no(b) - nx(b) * no(a)) / det;
+  const order: number[] = [a, b];
+  for (let i = 0; i < n; i++) if (i !== a && i !== b) order.push(i);
+  let seed = 0x9e3779b9 | 0;
+  for (let i = order.length - 1; i > 2; i--) {
+    seed = (Math.imul(seed, 1664525) + 1013904223) | 0;
+    const j = 2 + ((seed >>> 0) % (i - 1));
+    const t = order[i]; order[i] = order[j]; order[j] = t;
+  }
+  for (let k = 2; k < order.length; k++) {
+    const h = order[k];
+    const hx = nx(h), hy = ny(h), ho = no(h);
+    if (hx * vx + hy * vy <= ho + 1e-6 * (1 + Math.abs(vx) + Math.abs(vy))) continue;
+    // On the line: x = (hx, hy) * ho + t * (-hy, hx); maximise e . x over t within faces order[0..k).
+    const px = hx * ho, py = hy * ho, dx = -hy, dy = hx;
+    let tLo = -Infinity, tHi = Infinity;
+    for (let j = 0; j < k; j++) {
+      const g = order[j];
+      const slope = nx(g) * dx + ny(g) * dy, room = no(g) - (nx(g) * px + ny(g) * py);
+      if (Math.abs(slope) < 1e-9) {
+        if (room < -1e-6 * (1 + Math.abs(px) + Math.abs(py))) return Infinity; // parallel and outside: empty
+      } else if (slope > 0) tHi = Math.min(tHi, room / slope);
+      else tLo = Math.max(tLo, room / slope);
+    }
+    if (tLo > tHi + 1e-6 * (1 + Math.abs(tLo))) return Infinity; // the faces leave nothing: empty
+    const gain = ex * dx + ey * dy;
+    const t = gain > 0 ? tHi : gain < 0 ? tLo : Number.isFinite(tLo) ? tLo : Number.isFinite(tHi) ? tHi : 0;
+    vx = px + t * dx;
+    vy = py + t * dy;
+  }
+  const best = vx * ex + vy * ey;
+  return Number.isFinite(best) ? f32Up(best + 1e-6 * (1 + Math.abs(best))) : Infinity;
 }
 
 function checkFlat(method: string, name: string, values: ArrayLike<number>, stride: number): void {

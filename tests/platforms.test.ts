@@ -2,7 +2,7 @@
 // Differential: the wasm core, the TS baseline and the brute-force reference (tests/platforms_reference.ts)
 // agree exactly on seeded random levels, hard cases included; the seeds' own levels are fixtures.
 import { describe, expect, it } from "vitest";
-import { EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces } from "../bench/platform_levels.js";
+import { circlePolygon, EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces, starPolygon } from "../bench/platform_levels.js";
 import { mulberry32 } from "../bench/scene.js";
 import { createPlatforms, HitcoreError, PLATFORMER, type CreatePlatformsOptions, type Platforms } from "../bindings/node.js";
 import { signedArea2 } from "../bindings/polygon.js";
@@ -249,6 +249,44 @@ describe("polyhedra (seed 001)", () => {
     // Repeated points and a collinear run are cleaned: a square with extras is one 4-face part.
     const [sq] = p.addPolygon([0, 0, 0, 0, 5, 0, 10, 0, 10, 10, 10, 10, 0, 10, 0, 5]);
     expect(p.halfspaces(sq).length).toBe(12);
+  });
+
+  it("loads a 3,000-gon fast, as a polygon and as halfspaces (the extents agree); a 3,000-point star splits fast", async () => {
+    const p = await platforms("js");
+    const circle = circlePolygon(3000, 500);
+    const convexHalfspaces: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const j = (i + 1) % 3000, dx = circle[2 * j] - circle[2 * i], dy = circle[2 * j + 1] - circle[2 * i + 1], len = Math.hypot(dx, dy);
+      if (len === 0) continue;
+      convexHalfspaces.push(dy / len, -dx / len, (dy * circle[2 * i] - dx * circle[2 * i + 1]) / len);
+    }
+    let t = performance.now();
+    const fromHs = p.addHalfspaces(convexHalfspaces);
+    const hsMs = performance.now() - t;
+    t = performance.now();
+    const ids = p.addPolygon(starPolygon(3000, 9, 100, 500));
+    const starMs = performance.now() - t;
+    // Measured 41 s (halfspaces: every pair of faces tried as a corner against every face) and 45 s
+    // (ear clipping) before; a few milliseconds now, so these limits leave room for a loaded machine.
+    expect(hsMs).toBeLessThan(500);
+    expect(starMs).toBeLessThan(1000);
+    expect(ids.length).toBeGreaterThan(100);
+    const e = p.extent(fromHs);
+    for (let k = 0; k < 4; k++) expect(Math.abs(Math.abs(e[k]) - 500)).toBeLessThan(0.01);
+    // Random halfspace sets (bounded, unbounded, empty): the extents match trying every pair of faces as a corner.
+    const rand = mulberry32(21);
+    for (let t = 0; t < 200; t++) {
+      const hs: number[] = [];
+      const faces = 1 + Math.floor(rand() * 12);
+      for (let f = 0; f < faces; f++) { const a = rand() * 2 * Math.PI; hs.push(Math.cos(a), Math.sin(a), rand() * 100 - (t % 7 === 0 ? 60 : 10)); }
+      const id = p.addHalfspaces(hs);
+      const stored = Array.from(p.halfspaces(id));
+      const got = p.extent(id), want = [-cornerSupport(stored, -1, 0), -cornerSupport(stored, 0, -1), cornerSupport(stored, 1, 0), cornerSupport(stored, 0, 1)];
+      for (let k = 0; k < 4; k++) {
+        if (!Number.isFinite(want[k])) expect(got[k]).toBe(want[k]);
+        else expect(Math.abs(got[k] - want[k])).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(want[k])));
+      }
+    }
   });
 
   it("point and ball queries agree with the reference; unbounded polyhedra are found everywhere", async () => {
@@ -553,6 +591,32 @@ describe("bad input", () => {
     }
   });
 });
+
+/**
+ * The reference for a polyhedron's extent: max e . x over [nx, ny, offset, ...], trying every pair
+ * of faces as a corner against every face (O(faces^3)); Infinity when unbounded along e (no two
+ * normals less than a half turn apart on either side of e) or empty.
+ */
+function cornerSupport(hs: number[], ex: number, ey: number): number {
+  const n = hs.length / 3;
+  let inCone = false;
+  for (let i = 0; i < n && !inCone; i++) for (let j = 0; j < n; j++) {
+    const ax = hs[3 * i], ay = hs[3 * i + 1], bx = hs[3 * j], by = hs[3 * j + 1];
+    if (ax * ey - ay * ex > 0 && ex * by - ey * bx > 0 && ax * by - ay * bx > 0) { inCone = true; break; }
+  }
+  if (!inCone) return Infinity;
+  let best = -Infinity;
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
+    const ax = hs[3 * i], ay = hs[3 * i + 1], ao = hs[3 * i + 2], bx = hs[3 * j], by = hs[3 * j + 1], bo = hs[3 * j + 2];
+    const det = ax * by - ay * bx;
+    if (Math.abs(det) < 1e-9) continue;
+    const vx = (ao * by - bo * ay) / det, vy = (ax * bo - bx * ao) / det, tol = 1e-6 * (1 + Math.abs(vx) + Math.abs(vy));
+    let ok = true;
+    for (let k = 0; k < n && ok; k++) ok = vx * hs[3 * k] + vy * hs[3 * k + 1] <= hs[3 * k + 2] + tol;
+    if (ok) best = Math.max(best, vx * ex + vy * ey);
+  }
+  return best === -Infinity ? Infinity : best;
+}
 
 function reverseFlat(v: number[]): number[] {
   const out: number[] = [];
