@@ -11,7 +11,7 @@ import { rapierPeer } from "../bench/peers/rapier.js";
 import { rbushPeer } from "../bench/peers/rbush.js";
 import { markdownReport, svgPlot } from "../bench/peers/report.js";
 import { clockStep, medianNote, runPeers, type CaseResult } from "../bench/peers/runner.js";
-import { MODES, SHAPES, type Mode, type Shape } from "../bench/peers/scenes.js";
+import { MODES, SHAPES, type Mode, type Shape } from "../fixtures/box_scenes.js";
 import { createWorld } from "../bindings/browser.js";
 
 /** What the page publishes for the browser test. */

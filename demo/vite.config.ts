@@ -23,7 +23,7 @@ export default defineConfig({
   // Relative asset URLs, so demo-dist/ works from any path (a static host's subfolder, a test server).
   base: "./",
   server: {
-    // `../dist/hitcore.wasm?url`, bindings/ and bench/ live outside the demo root.
+    // `../dist/hitcore.wasm?url`, bindings/, fixtures/ and bench/ live outside the demo root.
     fs: { allow: [repoRoot] },
     headers: isolation,
   },

@@ -1,7 +1,7 @@
 // "Nothing allocates per frame in the hot path": the wasm path's collision calls, measured on the
 // JS heap over many calls after warm-up. Counts bytes, not time, so a noisy machine cannot fail it.
 import { describe, expect, it } from "vitest";
-import { BULLET, BulletHell, ENEMY } from "../bench/scene.js";
+import { BULLET, BulletHell, ENEMY } from "../fixtures/scenes.js";
 import { gc, leastHeapPerCall, newWorld } from "./support.js";
 
 describe("the wasm frame loop", () => {

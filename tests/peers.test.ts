@@ -14,8 +14,8 @@ import { rapierPeer } from "../bench/peers/rapier.js";
 import { rbushPeer } from "../bench/peers/rbush.js";
 import { markdownReport, svgPlot } from "../bench/peers/report.js";
 import { clockStep, frameMedian, runPeers } from "../bench/peers/runner.js";
-import { BoxScene, MODES, SHAPES, type SceneSpec } from "../bench/peers/scenes.js";
-import { mulberry32 } from "../bench/scene.js";
+import { BoxScene, MODES, SHAPES, type SceneSpec } from "../fixtures/box_scenes.js";
+import { mulberry32 } from "../fixtures/random.js";
 const wasmUrl = new URL("../dist/hitcore.wasm", import.meta.url);
 const simdUrl = new URL("../dist/hitcore-simd.wasm", import.meta.url);
 

@@ -2,8 +2,8 @@
 // Differential: the wasm core, the TS baseline and the brute-force reference (tests/platforms_reference.ts)
 // agree exactly on seeded random levels, hard cases included; the seeds' own levels are fixtures.
 import { describe, expect, it } from "vitest";
-import { EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces } from "../bench/platform_levels.js";
-import { mulberry32 } from "../bench/scene.js";
+import { EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces } from "../fixtures/platform_levels.js";
+import { mulberry32 } from "../fixtures/random.js";
 import { createPlatforms, HitcoreError, PLATFORMER, type CreatePlatformsOptions, type Platforms } from "../bindings/node.js";
 import { signedArea2 } from "../bindings/polygon.js";
 import {

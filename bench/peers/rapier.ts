@@ -7,7 +7,7 @@
 import RAPIER from "@dimforge/rapier2d-simd-compat";
 import { PairSink } from "./pairs.js";
 import type { Peer, PeerRun } from "./peer.js";
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 // Interaction groups: membership in the high 16 bits, filter in the low 16.
 const BULLETS = (1 << 16) | 2;
