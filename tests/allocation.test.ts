@@ -6,7 +6,7 @@ import { gc, leastHeapPerCall, newWorld } from "./support.js";
 
 describe("the wasm frame loop", () => {
   it.runIf(gc !== undefined)("allocates no JS heap per collision call, and wasm memory stays flat", async () => {
-    const world = await newWorld("wasm", { capacity: 4200 });
+    const world = await newWorld("wasm-scalar", { capacity: 4200 });
     const hell = new BulletHell(world, { bullets: 4000, enemies: 120, width: 700, height: 700 });
     const ship = world.addRect(350, 600, 12, 12, 1 << 2);
     // A game's own f64 positions, written through setPositions every frame: copied from the

@@ -477,7 +477,7 @@ describe("the SIMD core", () => {
     for (const [shape, n] of cases) {
       const scene = makeScene(shape, n, 13);
       const runs: unknown[][] = [];
-      for (const backend of ["wasm", "wasm-simd"] as const) {
+      for (const backend of ["wasm-scalar", "wasm-simd"] as const) {
         const w = await newWorld(backend, { capacity: 16 });
         loadScene(w, scene).forEach((id, k) => { if (k % 7 === 3) w.remove(id); });
         const out: unknown[] = [];

@@ -566,7 +566,7 @@ describe("differential: wasm, js and the reference step the same characters", ()
 
 describe("the wasm rects frame loop", () => {
   it.runIf(gc !== undefined)("allocates no JS heap per frame, and memory stays flat", async () => {
-    const level = await newLevel("wasm", { projectileCapacity: 1000 });
+    const level = await newLevel("wasm-scalar", { projectileCapacity: 1000 });
     randomLevel(level, 2000, 4);
     dropCharacters(level, 200, randomLevelSide(2000), 6);
     const rnd = mulberry32(1);
