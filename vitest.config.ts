@@ -1,9 +1,11 @@
-// Tests run the compiled core: `npm test` builds it first (dist/hitcore.wasm).
+// `npm test`: the library's tests over the compiled core (`npm test` builds it first). The
+// benchmark harness's own tests (tests/bench/) run with `npm run test:bench` (vitest.bench.config.ts).
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
+    exclude: ["tests/bench/**", "**/node_modules/**"],
     // Bundles the demo once for every browser suite.
     globalSetup: ["tests/global_setup.ts"],
     pool: "forks",

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     probe.svg = svgPlot(results, "hitcore against its peers in the browser: median ms per frame");
     probe.markdown = markdownReport(results, chosen, {
       machine, command: `demo/peers.html${location.search}`, notes,
-      source: "headless Chromium, `demo/peers.html` run by `tests/peers_browser.test.ts`", fullFile: "bench/results/peers-browser.md",
+      source: "headless Chromium, `demo/peers.html` run by `npm run bench:peers-browser`", fullFile: "bench/results/peers-browser.md",
     }, "peers-browser.svg");
     plotEl.innerHTML = probe.svg;
     tableEl.textContent = probe.markdown;
