@@ -3,6 +3,8 @@
 // core's. The compiled core reads memory through module-level views, so each call first installs
 // this kernel's views (rebuilt only when its memory has grown): two js worlds in one page each see
 // their own memory, and a call allocates nothing.
+import type { WasmMemory } from "./wasm_types.js";
+
 type CoreFunction = (...args: number[]) => number;
 interface JsCore {
   bindMemory(views: unknown): void;
@@ -14,7 +16,7 @@ interface JsCore {
  * A kernel of the js backend: every function the core exports, over a fresh memory of its own.
  * The compiled core is imported on first use, so a page on the wasm backend never loads it.
  */
-export async function jsKernel<K extends { readonly memory: WebAssembly.Memory }>(): Promise<K> {
+export async function jsKernel<K extends { readonly memory: WasmMemory }>(): Promise<K> {
   const js = { ...(await import("#js-core/index.js")), ...(await import("#js-core/memory.js")) } as unknown as JsCore;
   const memory = new WebAssembly.Memory({ initial: 1 });
   let views = js.viewsOf(memory.buffer);

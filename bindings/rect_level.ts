@@ -11,8 +11,9 @@
 import { align16, checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend, World } from "./world.js";
 import { KIND_CIRCLE, KIND_POINT } from "../layout/grid.js";
-import { RectsBaseline, type RectsKernel } from "./baseline/rect_level.js";
+import { RectsBaseline } from "./baseline/rect_level.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
+import type { WasmMemory } from "./wasm_types.js";
 import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT,
   IN_RIGHT, MAX_DEPTH, MIRROR_X, MIRROR_Y, PF_HIT, PF_INSIDE, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
@@ -31,7 +32,22 @@ export {
   MIRROR_Y, PF_HIT, PF_INSIDE, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED, ST_STOMPING,
   ST_WALL_LEFT, ST_WALL_RIGHT,
 };
-export type { RectsKernel } from "./baseline/rect_level.js";
+
+/** What both backends of the rects part export (the wasm core's functions, the baseline's methods). */
+export interface RectsKernel {
+  readonly memory: WasmMemory;
+  arenaBase(): number;
+  /** Builds the quadtree of the given depth over the instances; returns its node count. */
+  rectsBuild(depth: number): number;
+  /** Instances whose master box overlaps the box, into RH_RESULTS; returns their number. */
+  rectsQueryBox(x0: number, y0: number, x1: number, y1: number, search: number): number;
+  /** Steps every character one frame; returns the stomps written to RH_STOMPS. */
+  rectsStepCharacters(search: number): number;
+  /** Casts a point, box or circle; returns 1 on a hit (details in RH_CAST_OUT and the header). */
+  rectsCast(mode: number, px: number, py: number, dx: number, dy: number, a: number, b: number, search: number): number;
+  /** Moves the projectiles without tunneling; returns how many hit. */
+  rectsMoveProjectiles(count: number, search: number): number;
+}
 
 const PAGE = 65536;
 
