@@ -57,7 +57,8 @@ describe.skipIf(!existsSync(join(repoRoot, "dist", "bindings", "node.d.ts")))("t
     await writeFile(join(dir, "node.ts"), `import { readFileSync } from "node:fs";\nimport { demo } from "./consumer.js";\nawait demo(readFileSync("core.wasm"));\n`);
     await writeFile(join(dir, "browser.ts"), `import { demo } from "./consumer.js";\nawait demo(await WebAssembly.compileStreaming(fetch("core.wasm")));\nawait demo(new URL("core.wasm", location.href));\n`);
     await writeFile(join(dir, "tsconfig.node.json"), JSON.stringify({ compilerOptions: { ...COMPILER, lib: ["ES2022"], types: ["node"] }, files: ["node.ts"] }));
-    await writeFile(join(dir, "tsconfig.browser.json"), JSON.stringify({ compilerOptions: { ...COMPILER, lib: ["ES2022", "DOM"], types: [] }, files: ["browser.ts"] }));
+    // The browser project checks what a page passes in; lib.dom itself needs no checking (a second of CPU).
+    await writeFile(join(dir, "tsconfig.browser.json"), JSON.stringify({ compilerOptions: { ...COMPILER, lib: ["ES2022", "DOM"], types: [], skipLibCheck: true }, files: ["browser.ts"] }));
   });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -77,7 +78,7 @@ describe.skipIf(!existsSync(join(repoRoot, "dist", "bindings", "node.d.ts")))("t
     expect(await diagnostics("tsconfig.node.json")).toBe("");
   }, 60_000);
 
-  it("compile in a browser project (lib DOM, no Node types), taking its WebAssembly.Module and URL", async () => {
+  it("compile in a browser project (lib DOM, no Node types), taking a WebAssembly.Module and a URL", async () => {
     expect(await diagnostics("tsconfig.browser.json")).toBe("");
   }, 60_000);
 });
