@@ -1,6 +1,6 @@
 // The peers comparison in the browser, where users run it: the same scenes, adapters and runner as
 // `npm run bench:peers` (bench/peers/), bundled by Vite. It shows the log, the plot and the tables,
-// and publishes them on `window.__peers` for tests/peers_browser.test.ts, which saves the table.
+// and publishes them on `window.__peers` for tests/bench/peers_browser.test.ts, which saves the table.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { boxIntersectPeer } from "../bench/peers/box_intersect.js";
 import { check2dPeer } from "../bench/peers/check2d.js";
