@@ -12,7 +12,7 @@
 // pairs per build, default 400; 0 leaves the paired ratios out).
 import { readFileSync } from "node:fs";
 import { interleave, paired, sceneRun, type Run } from "./core_runs.js";
-import { MODES, SHAPES } from "./peers/scenes.js";
+import { MODES, SHAPES } from "../fixtures/box_scenes.js";
 
 const FRAMES = 8;
 const CHECKED_FRAMES = 3;

@@ -4,8 +4,8 @@
 import { Bench } from "tinybench";
 import { castBox, createPlatforms, createRectLevel, type Platforms, type RectLevel } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
-import { randomPolygons, randomSurfaces } from "./platform_levels.js";
-import { mulberry32 } from "./scene.js";
+import { randomPolygons, randomSurfaces } from "../fixtures/platform_levels.js";
+import { mulberry32 } from "../fixtures/random.js";
 
 const CASTS = 1000;
 const SIDE = 2000;

@@ -1,13 +1,13 @@
 // The interleaved timing that `npm run bench:simd` and `npm run bench:ab` share: a wasm core's
-// worlds on the peers scenes (bench/peers/scenes.ts) or on MovingCircles (bench/scene.ts), and
+// worlds on the peers scenes (fixtures/box_scenes.ts) or on MovingCircles (fixtures/scenes.ts), and
 // rounds that alternate which core goes first, each core's time the least mean ms per frame over
 // rounds and worlds, so a noisy machine's slow spells drop out. bench:ab also pairs the cores
 // frame by frame (paired), whose ratios hold when the machine's speed changes from one second to
 // the next (this VM's does, by up to 1.5x).
 import { createWorld } from "../bindings/node.js";
 import type { World } from "../bindings/world.js";
-import { BoxScene, type Mode, type Shape } from "./peers/scenes.js";
-import { BULLET, MovingCircles } from "./scene.js";
+import { BoxScene, type Mode, type Shape } from "../fixtures/box_scenes.js";
+import { BULLET, MovingCircles } from "../fixtures/scenes.js";
 
 export interface Run {
   readonly world: World;

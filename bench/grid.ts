@@ -3,7 +3,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { Bench } from "tinybench";
 import { createWorld, type World } from "../bindings/node.js";
 import { backends, simdWasm, TIME_MS, wasm } from "./harness.js";
-import { BULLET, BulletHell, ENEMY, MovingCircles } from "./scene.js";
+import { BULLET, BulletHell, ENEMY, MovingCircles } from "../fixtures/scenes.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 

@@ -4,7 +4,7 @@
 import { Bench } from "tinybench";
 import { createPlatforms, type Platforms } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
-import { PlatformRain, randomPolygons, randomSurfaces } from "./platform_levels.js";
+import { PlatformRain, randomPolygons, randomSurfaces } from "../fixtures/platform_levels.js";
 
 const BALLS = Number(process.env.BENCH_BALLS ?? 10000);
 const SURFACES = (process.env.BENCH_SURFACES ?? "1000,10000").split(",").map(Number);

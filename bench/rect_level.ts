@@ -4,8 +4,8 @@
 import { Bench } from "tinybench";
 import { createRectLevel, SEARCH_BOXES, SEARCH_TREE, type RectLevel } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
-import { dropCharacters, randomInputs, randomLevel, randomLevelSide, thinWallArena } from "./rect_scene.js";
-import { mulberry32 } from "./scene.js";
+import { dropCharacters, randomInputs, randomLevel, randomLevelSide, thinWallArena } from "../fixtures/rect_levels.js";
+import { mulberry32 } from "../fixtures/random.js";
 
 const INSTANCES = Number(process.env.BENCH_RECT_INSTANCES ?? 10000);
 const CHARACTERS = Number(process.env.BENCH_RECT_CHARACTERS ?? 1000);

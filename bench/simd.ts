@@ -1,5 +1,5 @@
 // `npm run bench:simd`: the two packaged cores, hitcore.wasm and hitcore-simd.wasm, interleaved in
-// one process on the peers scenes (bench/peers/scenes.ts) and on MovingCircles (bench/scene.ts).
+// one process on the peers scenes (fixtures/box_scenes.ts) and on MovingCircles (fixtures/scenes.ts).
 // Each core runs three worlds per scene (worlds land on luckier or unluckier memory); rounds
 // alternate the cores and the worlds; a core's time is the least, over rounds and worlds, of its
 // mean ms per frame over FRAMES frames, so a noisy machine's slow spells drop out. Both cores must
@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { interleave, sceneRun, type Run } from "./core_runs.js";
 import { machine } from "./harness.js";
-import { MODES, SHAPES } from "./peers/scenes.js";
+import { MODES, SHAPES } from "../fixtures/box_scenes.js";
 
 // The bench runs from build/bench/.
 const dist = new URL("../../dist/", import.meta.url);

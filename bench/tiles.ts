@@ -3,8 +3,8 @@
 import { Bench } from "tinybench";
 import { createTileMap, seedCollisionPoints, type TileMap } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
-import { mulberry32 } from "./scene.js";
-import { fillRandomCells, randomOrigins } from "./tiles_scene.js";
+import { mulberry32 } from "../fixtures/random.js";
+import { fillRandomCells, randomOrigins } from "../fixtures/tile_maps.js";
 
 const N = Number(process.env.BENCH_TILE_ENTITIES ?? 10000);
 const SIDE = Number(process.env.BENCH_TILE_SIDE ?? 1000);

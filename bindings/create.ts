@@ -3,10 +3,11 @@ import type { Kernel } from "./kernel.js";
 import { jsKernel } from "./js_kernel.js";
 import { describe } from "./validate.js";
 import { wasmKernel } from "./wasm_kernel.js";
+import type { WasmBytes, WasmMemory, WasmModule } from "./wasm_types.js";
 import { HitcoreError, World, type WorldOptions } from "./world.js";
 
 /** Where the compiled core comes from: a compiled module, its bytes, or a URL (browser entry). */
-export type WasmSource = WebAssembly.Module | BufferSource | URL | string;
+export type WasmSource = WasmModule | WasmBytes | URL | string;
 
 /** Which core the wasm backend runs; every create* entry takes these. */
 export interface CoreOptions {
@@ -40,13 +41,13 @@ export function simdSupported(): boolean {
 // Compiled cores by URL, the packaged ones included: each compile starts V8's tier-up over (a new
 // module runs its first few hundred milliseconds on baseline code), so every world made from one
 // file shares one module.
-const compiled = new Map<string, Promise<WebAssembly.Module>>();
+const compiled = new Map<string, Promise<WasmModule>>();
 
 /**
  * The module at `url`, compiled by `compile` once per process; a failed read or compile is
  * forgotten, so the next call tries again. The entries fetch and compile; this keeps the result.
  */
-export function compileOnce(url: string, compile: () => Promise<WebAssembly.Module>): Promise<WebAssembly.Module> {
+export function compileOnce(url: string, compile: () => Promise<WasmModule>): Promise<WasmModule> {
   let module = compiled.get(url);
   if (!module) {
     module = compile();
@@ -57,22 +58,22 @@ export function compileOnce(url: string, compile: () => Promise<WebAssembly.Modu
 }
 
 /** Compiles a WasmSource that is already in memory; URLs are the entries' business. */
-export async function compileSource(source: WebAssembly.Module | BufferSource): Promise<WebAssembly.Module> {
-  return source instanceof WebAssembly.Module ? source : WebAssembly.compile(source);
+export async function compileSource(source: WasmModule | WasmBytes): Promise<WasmModule> {
+  return source instanceof WebAssembly.Module ? source : WebAssembly.compile(source as BufferSource);
 }
 
 /**
  * Loads the compiled core for the wasm backend: the node and browser entries each supply one.
  * Without a source it loads the packaged core: hitcore-simd.wasm if `simd`, else hitcore.wasm.
  */
-export type CoreLoader = (source: WasmSource | undefined, simd: boolean) => Promise<WebAssembly.Module>;
+export type CoreLoader = (source: WasmSource | undefined, simd: boolean) => Promise<WasmModule>;
 
 /**
  * A kernel for any part of the library on the chosen backend: a fresh instance of the core (wasm)
  * or of its translation to JavaScript (js), each with a memory of its own. Throws INVALID_OPTION for other names,
  * and for a `simd` that is not a boolean.
  */
-export async function kernelFor<K extends { readonly memory: WebAssembly.Memory }>(
+export async function kernelFor<K extends { readonly memory: WasmMemory }>(
   backend: unknown,
   core: CoreOptions,
   load: CoreLoader,

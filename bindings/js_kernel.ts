@@ -4,6 +4,8 @@
 // a fresh instance with its own memory, an object with `buffer` and `grow` like a
 // WebAssembly.Memory, whose buffer is replaced when it grows, as a wasm memory's is.
 
+import type { WasmMemory } from "./wasm_types.js";
+
 /** The module npm run build:js writes. */
 interface JsCore {
   createCore(): { readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number } };
@@ -13,7 +15,7 @@ interface JsCore {
  * A kernel of the js backend, typed as the part of the core's exports a facade uses. The module is
  * imported on first use, so a page on the wasm backend never loads it.
  */
-export async function jsKernel<K extends { readonly memory: WebAssembly.Memory }>(): Promise<K> {
+export async function jsKernel<K extends { readonly memory: WasmMemory }>(): Promise<K> {
   const core = (await import("#js-core")) as unknown as JsCore;
   return core.createCore() as unknown as K;
 }

@@ -1,7 +1,9 @@
 // The interface both backends implement: the core's exports, from its wasm builds or its js build.
 // Every call reads its regions from the header (layout/grid.ts); none allocates.
+import type { WasmMemory } from "./wasm_types.js";
+
 export interface Kernel {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: WasmMemory;
   /** First byte the facade may use for its regions. */
   arenaBase(): number;
   /** Builds the grid over live slots in [0, count) with (groups & mask) != 0; returns how many it holds. */

@@ -1,8 +1,10 @@
 // The interface both backends implement for the platforms part: the wasm core's exports
 // (assembly/balls.ts) and the TS baseline (bindings/baseline/platforms.ts). Every call reads its
 // regions from the header at PLATFORMS_HEADER (layout/platforms.ts); none allocates.
+import type { WasmMemory } from "./wasm_types.js";
+
 export interface PlatformsKernel {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: WasmMemory;
   /** First byte the facade may use for its regions. */
   arenaBase(): number;
   /** Steps every ball by dt (accelerate, fold surfaces then polyhedra, integrate; sub-stepped); returns the contacts. */

@@ -13,6 +13,7 @@ import type { Backend, World } from "./world.js";
 import { KIND_CIRCLE, KIND_POINT } from "../layout/grid.js";
 import type { RectsKernel } from "./rects_kernel.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
+import type { WasmMemory } from "./wasm_types.js";
 import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT,
   IN_RIGHT, MAX_DEPTH, MIRROR_X, MIRROR_Y, PF_HIT, PF_INSIDE, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,

@@ -1,7 +1,9 @@
 // The functions of the core the rects part calls (layout/rects.ts): the wasm core's exports, or
 // the js backend's translation of the same core.
+import type { WasmMemory } from "./wasm_types.js";
+
 export interface RectsKernel {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: WasmMemory;
   arenaBase(): number;
   /** Builds the quadtree of the given depth over the instances; returns its node count. */
   rectsBuild(depth: number): number;

@@ -36,6 +36,7 @@ import {
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
 } from "../layout/tiles.js";
 import { describe, HitcoreError } from "./validate.js";
+import type { WasmMemory } from "./wasm_types.js";
 import type { Backend } from "./world.js";
 
 export { parseAsciiMap, parseTiledMap };
@@ -118,7 +119,7 @@ export interface TileStats {
 
 /** The interface both tile kernels implement. */
 export interface TileKernel {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: WasmMemory;
   arenaBase(): number;
   /** Collision points of entities [0, count); returns how many points hit anything. */
   collidePoints(count: number): number;

@@ -5,12 +5,13 @@
 // arguments into a new array on every call. All it added was turning the core's `abort` into an
 // Error, which the import below does in a few lines.
 import type { Kernel } from "./kernel.js";
+import type { WasmMemory, WasmModule } from "./wasm_types.js";
 
 /**
  * A fresh instance (with its own memory) of the compiled core, typed as the part of its exports a
  * facade uses (`Kernel` for the bucket grid; each other part declares its own interface).
  */
-export async function wasmKernel<K extends { readonly memory: WebAssembly.Memory } = Kernel>(module: WebAssembly.Module): Promise<K> {
+export async function wasmKernel<K extends { readonly memory: WasmMemory } = Kernel>(module: WasmModule): Promise<K> {
   let memory: WebAssembly.Memory | null = null;
   const env = {
     // Only an assertion inside the core can call this (release builds are compiled without them).
@@ -18,7 +19,7 @@ export async function wasmKernel<K extends { readonly memory: WebAssembly.Memory
       throw new Error(`hitcore core aborted: ${readString(memory, message)} at ${readString(memory, file)}:${line}:${column}`);
     },
   };
-  const instance = await WebAssembly.instantiate(module, { env });
+  const instance = await WebAssembly.instantiate(module as WebAssembly.Module, { env });
   memory = instance.exports.memory as WebAssembly.Memory;
   return instance.exports as unknown as K;
 }

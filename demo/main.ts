@@ -1,10 +1,10 @@
-// The bullet-hell demo: BulletHell (bench/scene.ts, shared with the benchmark and the tests) moves
+// The bullet-hell demo: BulletHell (fixtures/scenes.ts, shared with the benchmark and the tests) moves
 // up to tens of thousands of bullets, one `firstHits` call per frame finds which ones hit an
 // enemy, and the HUD reports what that call costs. Changing the bullet count or the backend
 // builds a fresh world; everything inside the frame loop reuses preallocated state.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import simdWasmUrl from "../dist/hitcore-simd.wasm?url";
-import { BULLET, BulletHell, ENEMY, PLAYER } from "../bench/scene.js";
+import { BULLET, BulletHell, ENEMY, PLAYER } from "../fixtures/scenes.js";
 import { createWorld, simdSupported, type Backend, type World } from "../bindings/browser.js";
 import { ShipControl } from "./input.js";
 import type { DemoProbe } from "./probe.js";

@@ -1,6 +1,6 @@
 // The peers comparison in the browser, where users run it: the same scenes, adapters and runner as
 // `npm run bench:peers` (bench/peers/), bundled by Vite. It shows the log, the plot and the tables,
-// and publishes them on `window.__peers` for tests/peers_browser.test.ts, which saves the table.
+// and publishes them on `window.__peers` for tests/bench/peers_browser.test.ts, which saves the table.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { boxIntersectPeer } from "../bench/peers/box_intersect.js";
 import { check2dPeer } from "../bench/peers/check2d.js";
@@ -11,7 +11,7 @@ import { rapierPeer } from "../bench/peers/rapier.js";
 import { rbushPeer } from "../bench/peers/rbush.js";
 import { markdownReport, svgPlot } from "../bench/peers/report.js";
 import { clockStep, medianNote, runPeers, type CaseResult } from "../bench/peers/runner.js";
-import { MODES, SHAPES, type Mode, type Shape } from "../bench/peers/scenes.js";
+import { MODES, SHAPES, type Mode, type Shape } from "../fixtures/box_scenes.js";
 import { createWorld } from "../bindings/browser.js";
 
 /** What the page publishes for the browser test. */
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     probe.svg = svgPlot(results, "hitcore against its peers in the browser: median ms per frame");
     probe.markdown = markdownReport(results, chosen, {
       machine, command: `demo/peers.html${location.search}`, notes,
-      source: "headless Chromium, `demo/peers.html` run by `tests/peers_browser.test.ts`", fullFile: "bench/results/peers-browser.md",
+      source: "headless Chromium, `demo/peers.html` run by `npm run bench:peers-browser`", fullFile: "bench/results/peers-browser.md",
     }, "peers-browser.svg");
     plotEl.innerHTML = probe.svg;
     tableEl.textContent = probe.markdown;

@@ -4,7 +4,7 @@
 // One `platforms.step(dt)` per frame moves every ball; the HUD reports what it costs, as the
 // bullet-hell page does. The page publishes window.__platformer for the browser test.
 import wasmUrl from "../dist/hitcore.wasm?url";
-import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, PlatformRain } from "../bench/platform_levels.js";
+import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, PlatformRain } from "../fixtures/platform_levels.js";
 import { createPlatforms, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";

@@ -3,7 +3,7 @@
 // quadtree culling what is drawn, and a fast ball between thin paddles moved by the
 // anti-tunneling projectile step. Publishes window.__hitcoreRects for tests/rect_level_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
-import { lumpyRects, poleRects, stairsRects } from "../bench/rect_scene.js";
+import { lumpyRects, poleRects, stairsRects } from "../fixtures/rect_levels.js";
 import {
   CHAR_ENEMY, CHAR_PLAYER, createRectLevel, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, ST_GROUNDED, ST_STOMPED,
   ST_WALL_LEFT, ST_WALL_RIGHT, type Backend, type CharacterConfig, type RectLevel,

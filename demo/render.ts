@@ -1,7 +1,7 @@
 // Drawing the bullet-hell scene. Tens of thousands of bullets cannot go through the canvas path
 // API one arc at a time, so bullets are written as 3x3 pixel squares into one reused ImageData;
 // the few dozen enemies, the ship and the grid overlay are vector shapes drawn on top of it.
-import type { BulletHell } from "../bench/scene.js";
+import type { BulletHell } from "../fixtures/scenes.js";
 import { FLAG_HIT, KIND_CIRCLE, KIND_RECT, type World } from "../bindings/world.js";
 
 /** The player's ship: its hitbox rect (top-left x, y) and whether bullets touch it this frame. */

@@ -5,7 +5,7 @@
 // objects and the platform cells (merged into row runs) as polyhedra. Publishes
 // window.__hitcoreTiled for tests/tiled_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
-import { PlatformRain } from "../bench/platform_levels.js";
+import { PlatformRain } from "../fixtures/platform_levels.js";
 import { addLevelObjects, createPlatforms, TileCell, type Backend, type Platforms } from "../bindings/browser.js";
 import { loadTiledMap, type TiledMap } from "../bindings/tiled_load.js";
 import { SampleWindow } from "./samples.js";

@@ -2,7 +2,7 @@
 // controller stepped by one kernel call per frame, monsters patrolling through the map's cell
 // lists, and the player's ten collision points looked up by a second call and drawn as an overlay.
 import wasmUrl from "../dist/hitcore.wasm?url";
-import { SEED_TOWER } from "../bench/tiles_scene.js";
+import { SEED_TOWER } from "../fixtures/tile_maps.js";
 import { TileCell, createTileMap, TileHit, TileInput, seedCollisionPoints, TileEvent, type Backend, type TileMap } from "../bindings/browser.js";
 import { CI_HURTING, CTL_I_FIELDS } from "../layout/tiles.js";
 import { SampleWindow } from "./samples.js";

@@ -1,12 +1,12 @@
 // "Nothing allocates per frame in the hot path": the wasm path's collision calls, measured on the
 // JS heap over many calls after warm-up. Counts bytes, not time, so a noisy machine cannot fail it.
 import { describe, expect, it } from "vitest";
-import { BULLET, BulletHell, ENEMY } from "../bench/scene.js";
+import { BULLET, BulletHell, ENEMY } from "../fixtures/scenes.js";
 import { gc, leastHeapPerCall, newWorld } from "./support.js";
 
 describe("the wasm frame loop", () => {
   it.runIf(gc !== undefined)("allocates no JS heap per collision call, and wasm memory stays flat", async () => {
-    const world = await newWorld("wasm", { capacity: 4200 });
+    const world = await newWorld("wasm-scalar", { capacity: 4200 });
     const hell = new BulletHell(world, { bullets: 4000, enemies: 120, width: 700, height: 700 });
     const ship = world.addRect(350, 600, 12, 12, 1 << 2);
     // A game's own f64 positions, written through setPositions every frame: copied from the

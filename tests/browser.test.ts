@@ -95,7 +95,7 @@ describe.skipIf(!browserSuites)("the browser entry, unbundled, on a page and in 
 
   it("stream-compiles the packaged core (SIMD where it validates) and answers on the page and in a worker", async () => {
     const { page, problems } = await watchedPage(browser!);
-    await page.goto(`${origin}/tests/fixtures/embed.html`);
+    await page.goto(`${origin}/fixtures/embed.html`);
     await page.waitForFunction(() => (window as { __embed?: { ready: boolean } }).__embed?.ready === true, undefined, { timeout: 30_000 });
     const report = await page.evaluate(() => (window as unknown as { __embed: Record<string, unknown> }).__embed);
     await page.close();

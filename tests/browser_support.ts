@@ -16,6 +16,11 @@ export const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const haveChromium = existsSync(executablePath);
 export const inCI = !!process.env.CI && process.env.CI !== "false" && process.env.CI !== "0";
 export const missingChromium = `Chromium not found at ${executablePath}; install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.`;
+/**
+ * The cores the demo pages run, by test label and the page's `?backend=`: every page but the
+ * bullet-hell one loads dist/hitcore.wasm, the scalar core, for `wasm`.
+ */
+export const PAGE_BACKENDS = [["wasm-scalar", "wasm"], ["js", "js"]] as const;
 /** Browser suites run when there is a Chromium, and must run (and fail without one) under CI. */
 export const browserSuites = haveChromium || inCI;
 

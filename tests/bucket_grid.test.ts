@@ -2,7 +2,8 @@
 // one cell, huge entities among small, zero sizes, exact touching), the wasm core (both builds), its js build
 // and the brute-force reference report identical pair sets, first hits and query results.
 import { describe, expect, it } from "vitest";
-import { makeScene, loadScene, mulberry32, SCENE_SHAPES, type SceneShape } from "../bench/scene.js";
+import { mulberry32 } from "../fixtures/random.js";
+import { makeScene, loadScene, SCENE_SHAPES, type SceneShape } from "../fixtures/scenes.js";
 import { KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/node.js";
 import { refCrossPairs, refFirstHits, refOverlap, refQuery, refSelfPairs, shapeAt } from "./reference.js";
 import { COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY } from "../layout/grid.js";
@@ -476,7 +477,7 @@ describe("the SIMD core", () => {
     for (const [shape, n] of cases) {
       const scene = makeScene(shape, n, 13);
       const runs: unknown[][] = [];
-      for (const backend of ["wasm", "wasm-simd"] as const) {
+      for (const backend of ["wasm-scalar", "wasm-simd"] as const) {
         const w = await newWorld(backend, { capacity: 16 });
         loadScene(w, scene).forEach((id, k) => { if (k % 7 === 3) w.remove(id); });
         const out: unknown[] = [];

@@ -5,8 +5,8 @@
 // agree exactly on seeded random scenes; a tunnelling trial checks the answers against geometry
 // computed another way (point in polygon, separating axes).
 import { describe, expect, it } from "vitest";
-import { randomConvex, randomSurfaces } from "../bench/platform_levels.js";
-import { mulberry32 } from "../bench/scene.js";
+import { randomConvex, randomSurfaces } from "../fixtures/platform_levels.js";
+import { mulberry32 } from "../fixtures/random.js";
 import {
   castBox, castCircle, castHit, castRay, castSegment, createPlatforms, createRectLevel, HitcoreError, StoreHit,
   STORE_NONE, STORE_PLATFORMS, STORE_RECTS, type CreatePlatformsOptions, type Platforms, type RectLevel,

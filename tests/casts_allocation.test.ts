@@ -3,20 +3,17 @@
 // process) so that V8's type feedback is that of an app on one backend: tests that drive both
 // backends through the same facade call sites leave them polymorphic, and a double passed
 // through a call V8 did not inline is boxed.
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { castBox, castCircle, castSegment, createPlatforms, createRectLevel } from "../bindings/node.js";
-import { gc, leastHeapPerCall } from "./support.js";
-
-const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
+import { backendOptions, gc, leastHeapPerCall } from "./support.js";
 
 describe("the frame loop", () => {
   // The wasm path, as the other parts measure theirs: the TS baseline's kernel methods take
   // doubles through calls V8 may or may not inline, so its figure depends on tier-up timing.
-  it.runIf(gc !== undefined)("box casts and cross-store casts allocate no JS heap (wasm)", async () => {
-    for (const backend of ["wasm"] as const) {
-      const rects = await createRectLevel({ backend, wasm: await core });
-      const plats = await createPlatforms({ backend, wasm: await core });
+  it.runIf(gc !== undefined)("box casts and cross-store casts allocate no JS heap (wasm-scalar)", async () => {
+    for (const backend of ["wasm-scalar"] as const) {
+      const rects = await createRectLevel(await backendOptions(backend));
+      const plats = await createPlatforms(await backendOptions(backend));
       rects.addInstance(rects.addPrefab([0, 0, 30, 10]), 100, 100);
       plats.addSurface(0, 0, 100, 0);
       plats.addPolygon([200, 0, 300, 0, 300, 50, 200, 50]);

@@ -7,7 +7,7 @@ import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { CastsProbe } from "../demo/casts.js";
 import {
-  artifacts, browserSuites, missingChromium, requireDemoBundle, watchedPage,
+  artifacts, browserSuites, missingChromium, PAGE_BACKENDS, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
 import { serveAndLaunch } from "./browser_suite.js";
 
@@ -18,8 +18,8 @@ describe.skipIf(!browserSuites)("cross-store casts demo in Chromium", () => {
   let origin = "";
   serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
-  for (const backend of ["wasm", "js"] as const) {
-    it(`casts boxes against rects and platforms on ${backend}`, async () => {
+  for (const [label, backend] of PAGE_BACKENDS) {
+    it(`casts boxes against rects and platforms on ${label}`, async () => {
       const { page, problems } = await watchedPage(browser!);
       await page.goto(`${origin}/casts.html?backend=${backend}`);
       // Conditions, not fixed times: enough frames with hits on each store, or an error.
@@ -29,8 +29,8 @@ describe.skipIf(!browserSuites)("cross-store casts demo in Chromium", () => {
       }, undefined, { timeout: 60_000 });
       const probe = await page.evaluate(() => JSON.parse(JSON.stringify(window.__hitcoreCasts)) as CastsProbe);
       const hud = (await page.locator("#hud").textContent()) ?? "";
-      console.log(`casts demo ${backend}\n${hud}\n__hitcoreCasts = ${JSON.stringify(probe)}`);
-      if (backend === "wasm") {
+      console.log(`casts demo ${label}\n${hud}\n__hitcoreCasts = ${JSON.stringify(probe)}`);
+      if (label === "wasm-scalar") {
         await mkdir(artifacts, { recursive: true });
         await page.screenshot({ path: join(artifacts, "casts.png") });
       }

@@ -2,8 +2,8 @@
 // Differential: the wasm core, the TS baseline and the brute-force reference (tests/platforms_reference.ts)
 // agree exactly on seeded random levels, hard cases included; the seeds' own levels are fixtures.
 import { describe, expect, it } from "vitest";
-import { circlePolygon, EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces, starPolygon } from "../bench/platform_levels.js";
-import { mulberry32 } from "../bench/scene.js";
+import { circlePolygon, EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces, starPolygon } from "../fixtures/platform_levels.js";
+import { mulberry32 } from "../fixtures/random.js";
 import { createPlatforms, HitcoreError, PLATFORMER, type CreatePlatformsOptions, type Platforms } from "../bindings/node.js";
 import { signedArea2 } from "../bindings/polygon.js";
 import {
@@ -59,7 +59,7 @@ function addRandomBalls(p: Platforms, n: number, seed: number, x0: number, y0: n
 
 describe("surfaces (seed 000)", () => {
   it("stores lineToSurface's normals and offsets for the seed's level", async () => {
-    const p = await platforms("wasm");
+    const p = await platforms("wasm-scalar");
     p.addSurfaces(EG_LEVEL);
     expect(p.surfaceCount).toBe(EG_LEVEL.length / 4);
     for (let s = 0; s < p.surfaceCount; s++) {
@@ -471,7 +471,7 @@ describe("the batch step at the seeds' speeds", () => {
   it("per-ball cost stays flat as the level grows 10x", async () => {
     const perBall: number[] = [];
     for (const n of [1000, 10000]) {
-      const p = await platforms("wasm");
+      const p = await platforms("wasm-scalar");
       const side = Math.sqrt(n) * 60;
       p.addSurfaces(randomSurfaces(n, 1));
       addRandomBalls(p, 2000, 3, 0, 0, side, side);
@@ -502,7 +502,7 @@ describe("the batch step at the seeds' speeds", () => {
 describe("the frame loop", () => {
   // The wasm path, as tests/allocation.test.ts measures the grid's.
   it.runIf(gc !== undefined)("the wasm path allocates no JS heap per step, query or cast, and memory stays flat", async () => {
-    const p = await platforms("wasm", { ballCapacity: 2000 });
+    const p = await platforms("wasm-scalar", { ballCapacity: 2000 });
     p.addSurfaces(EG_LEVEL);
     for (const poly of EG_DATA) p.addPolygon(poly.map((v, i) => (i % 2 ? v - 250 : v - 480)));
     const rain = new PlatformRain(p, 2000, [-400, -250, 400, 300], 3);

@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { PlatformerProbe } from "../demo/platformer.js";
 import {
-  artifacts, browserSuites, missingChromium, requireDemoBundle, watchedPage,
+  artifacts, browserSuites, missingChromium, PAGE_BACKENDS, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
 import { serveAndLaunch } from "./browser_suite.js";
 
@@ -32,8 +32,8 @@ describe.skipIf(!browserSuites)("platformer pages in Chromium", () => {
   const read = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify(window.__platformer)) as PlatformerProbe);
 
   for (const level of ["surfaces", "polyhedra"] as const) {
-    for (const backend of ["wasm", "js"] as const) {
-      it(`${level} (${backend}): a scripted run lands on the ground and stays there`, async () => {
+    for (const [label, backend] of PAGE_BACKENDS) {
+      it(`${level} (${label}): a scripted run lands on the ground and stays there`, async () => {
         const { page, problems } = await open(level, `?backend=${backend}&overlay=1`);
         const kb = page.keyboard;
         // Conditions, not fixed waits: a loaded machine runs fewer frames (dt is capped at 1/30 s).
@@ -52,12 +52,12 @@ describe.skipIf(!browserSuites)("platformer pages in Chromium", () => {
         await settled(); // came back down and stayed
         const probe = await read(page);
         const hud = (await page.locator("#hud").textContent()) ?? "";
-        if (backend === "wasm") {
+        if (label === "wasm-scalar") {
           await mkdir(artifacts, { recursive: true });
           await page.screenshot({ path: join(artifacts, `${level}.png`) });
         }
         await page.close();
-        console.log(`${level} ${backend}: landed ${JSON.stringify(landed)}\nend ${JSON.stringify(probe)}\n${hud}`);
+        console.log(`${level} ${label}: landed ${JSON.stringify(landed)}\nend ${JSON.stringify(probe)}\n${hud}`);
 
         expect(problems).toEqual([]);
         expect(probe.errors).toEqual([]);

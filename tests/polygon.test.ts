@@ -2,8 +2,8 @@
 // agrees with the all-pairs check on small degenerate polygons, the convex parts cover exactly the
 // polygon, and a 100,000-point outline is cleaned and split in well under a second.
 import { describe, expect, it } from "vitest";
-import { circlePolygon, combPolygon, hillPolygon, starPolygon } from "../bench/platform_levels.js";
-import { mulberry32 } from "../bench/scene.js";
+import { circlePolygon, combPolygon, hillPolygon, starPolygon } from "../fixtures/platform_levels.js";
+import { mulberry32 } from "../fixtures/random.js";
 import { cleanPolygon, cleanRing, convexParts, findCrossing, signedArea2 } from "../bindings/polygon.js";
 import { HitcoreError } from "../bindings/validate.js";
 import { pointInPolygon } from "./platforms_reference.js";

@@ -8,10 +8,10 @@ import {
 } from "../bindings/node.js";
 import { RECTS_HEADER } from "../layout/grid.js";
 import { RH } from "../layout/rects.js";
-import { mulberry32 } from "../bench/scene.js";
+import { mulberry32 } from "../fixtures/random.js";
 import {
   dropCharacters, floorRects, randomInputs, randomLevel, randomLevelSide, sixteenStairs, stairsRects, thinWallArena,
-} from "../bench/rect_scene.js";
+} from "../fixtures/rect_levels.js";
 import { RefLevel, refCast, refStep, type RefCharacter, type RefConfig, type RefRect } from "./rect_reference.js";
 import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName } from "./support.js";
 
@@ -123,7 +123,7 @@ for (const backend of BACKENDS) {
         const ref = new RefLevel();
         const rr = mulberry32(11 + n);
         const int = (lo: number, hi: number) => lo + Math.floor(rr() * (hi - lo + 1));
-        const pieces = [stairsRects(), (await import("../bench/rect_scene.js")).lumpyRects(), [0, 0, 8, 64], floorRects(256)];
+        const pieces = [stairsRects(), (await import("../fixtures/rect_levels.js")).lumpyRects(), [0, 0, 8, 64], floorRects(256)];
         for (const p of pieces) ref.addPrefab(p);
         const side = randomLevelSide(n);
         for (let i = 0; i < n; i++) ref.addInstance(int(0, 3), int(0, side), int(0, side), int(0, 3));
@@ -507,7 +507,7 @@ for (const backend of BACKENDS) {
 describe("differential: wasm, js and the reference step the same characters", () => {
   it("agree bit for bit on a random level with 150 characters over 150 frames, in every search mode", async () => {
     const t = await twins({ instanceCapacity: 4 });
-    const pieces = [stairsRects(), (await import("../bench/rect_scene.js")).lumpyRects(), [0, 0, 8, 64], floorRects(256)];
+    const pieces = [stairsRects(), (await import("../fixtures/rect_levels.js")).lumpyRects(), [0, 0, 8, 64], floorRects(256)];
     for (const p of pieces) t.addPrefab(p);
     const rnd = mulberry32(99);
     const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
@@ -566,7 +566,7 @@ describe("differential: wasm, js and the reference step the same characters", ()
 
 describe("the wasm rects frame loop", () => {
   it.runIf(gc !== undefined)("allocates no JS heap per frame, and memory stays flat", async () => {
-    const level = await newLevel("wasm", { projectileCapacity: 1000 });
+    const level = await newLevel("wasm-scalar", { projectileCapacity: 1000 });
     randomLevel(level, 2000, 4);
     dropCharacters(level, 200, randomLevelSide(2000), 6);
     const rnd = mulberry32(1);

@@ -7,7 +7,7 @@ import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { RectsProbe } from "../demo/rects.js";
 import {
-  artifacts, browserSuites, missingChromium, requireDemoBundle, watchedPage,
+  artifacts, browserSuites, missingChromium, PAGE_BACKENDS, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
 import { serveAndLaunch } from "./browser_suite.js";
 
@@ -18,8 +18,8 @@ describe.skipIf(!browserSuites)("rectangle-level demo in Chromium", () => {
   let origin = "";
   serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
-  for (const backend of ["wasm", "js"] as const) {
-    it(`runs the level, the player and the ball on ${backend}`, async () => {
+  for (const [label, backend] of PAGE_BACKENDS) {
+    it(`runs the level, the player and the ball on ${label}`, async () => {
       const { page, problems } = await watchedPage(browser!);
       await page.goto(`${origin}/rects.html?backend=${backend}`);
       await page.waitForFunction(() => (window.__hitcoreRects?.frames ?? 0) > 0 || (window.__hitcoreRects?.errors.length ?? 0) > 0,
@@ -34,8 +34,8 @@ describe.skipIf(!browserSuites)("rectangle-level demo in Chromium", () => {
       await page.waitForTimeout(500);
       const probe = await read();
       const hud = (await page.locator("#hud").textContent()) ?? "";
-      console.log(`rects demo ${backend}\n${hud}\n__hitcoreRects = ${JSON.stringify(probe)}`);
-      if (backend === "wasm") {
+      console.log(`rects demo ${label}\n${hud}\n__hitcoreRects = ${JSON.stringify(probe)}`);
+      if (label === "wasm-scalar") {
         await mkdir(artifacts, { recursive: true });
         await page.screenshot({ path: join(artifacts, "rects.png") });
       }

@@ -69,30 +69,37 @@ function liveIn(world: World, mask: number): number[] {
 
 const key = (a: number, b: number) => a * 4194304 + b;
 
+/** Every slot's shape, read once: the all-pairs loops below then allocate nothing per pair. */
+function shapesOf(world: World): Shape[] {
+  const out: Shape[] = [];
+  for (let s = 0; s < world.count; s++) out.push(shapeAt(world, s));
+  return out;
+}
+
 export function refSelfPairs(world: World, mask: number): number[] {
-  const s = liveIn(world, mask), out: number[] = [];
+  const s = liveIn(world, mask), shapes = shapesOf(world), out: number[] = [];
   for (let p = 0; p < s.length; p++) {
     for (let q = p + 1; q < s.length; q++) {
-      if (refOverlap(shapeAt(world, s[p]), shapeAt(world, s[q]))) out.push(key(s[p], s[q]));
+      if (refOverlap(shapes[s[p]], shapes[s[q]])) out.push(key(s[p], s[q]));
     }
   }
   return out.sort((a, b) => a - b);
 }
 
 export function refCrossPairs(world: World, maskA: number, maskB: number): number[] {
-  const A = liveIn(world, maskA), B = liveIn(world, maskB), out: number[] = [];
-  for (const a of A) for (const b of B) if (a !== b && refOverlap(shapeAt(world, a), shapeAt(world, b))) out.push(key(a, b));
+  const A = liveIn(world, maskA), B = liveIn(world, maskB), shapes = shapesOf(world), out: number[] = [];
+  for (const a of A) for (const b of B) if (a !== b && refOverlap(shapes[a], shapes[b])) out.push(key(a, b));
   return out.sort((x, y) => x - y);
 }
 
 /** The seed's scenario-2 loop: bullets in order, enemies in order, break at the first hit. */
 export function refFirstHits(world: World, maskA: number, maskB: number, exclusive: boolean): { pairs: number[]; flags: number[] } {
-  const A = liveIn(world, maskA), B = liveIn(world, maskB), pairs: number[] = [];
+  const A = liveIn(world, maskA), B = liveIn(world, maskB), shapes = shapesOf(world), pairs: number[] = [];
   const flags = new Array<number>(world.count).fill(0);
   for (const bullet of A) {
     for (const enemy of B) {
       if (enemy === bullet || (exclusive && flags[enemy] & 2)) continue;
-      if (refOverlap(shapeAt(world, bullet), shapeAt(world, enemy))) {
+      if (refOverlap(shapes[bullet], shapes[enemy])) {
         flags[enemy] |= 2;
         flags[bullet] |= 1;
         pairs.push(bullet, enemy);

@@ -2,8 +2,11 @@
 import { readFile } from "node:fs/promises";
 import { createWorld, type Backend, type CreateOptions, type World } from "../bindings/node.js";
 
-/** The backends every differential test runs: "wasm-simd" is the wasm backend on dist/hitcore-simd.wasm. */
-export const BACKENDS = ["wasm", "wasm-simd", "js"] as const;
+/**
+ * The cores every differential test runs, named for the core: the wasm backend on
+ * dist/hitcore.wasm ("wasm-scalar") and on dist/hitcore-simd.wasm ("wasm-simd"), and the js backend.
+ */
+export const BACKENDS = ["wasm-scalar", "wasm-simd", "js"] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));

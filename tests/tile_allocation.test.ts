@@ -2,7 +2,7 @@
 // stepControllers on both backends, measured on the JS heap over many calls after warm-up. Counts
 // bytes, not time, so a noisy machine cannot fail it.
 import { describe, expect, it } from "vitest";
-import { randomAscii } from "../bench/tiles_scene.js";
+import { randomAscii } from "../fixtures/tile_maps.js";
 import { createTileMap, TileInput, seedCollisionPoints } from "../bindings/node.js";
 import { BACKENDS, backendOptions, gc, leastHeapPerCall } from "./support.js";
 

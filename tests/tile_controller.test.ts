@@ -4,8 +4,8 @@
 // monster, walk across the wrap seam, the falling-jump grace); no snag over 1,000 seams; no falling
 // through a platform at any speed; and the wasm core and the TS baseline in lockstep on random maps.
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../bench/scene.js";
-import { randomAscii, SEED_TOWER } from "../bench/tiles_scene.js";
+import { mulberry32 } from "../fixtures/random.js";
+import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";
 import { TileCell, createTileMap, TileInput, TileEvent, type TileMap, type TileMapOptions } from "../bindings/node.js";
 import { BACKENDS, backendOptions } from "./support.js";
 import { RefMap, RefPlayer, type RefTuning } from "./tiles_reference.js";

@@ -6,8 +6,8 @@
 // the store unchanged.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../bench/scene.js";
-import { randomAscii, SEED_TOWER } from "../bench/tiles_scene.js";
+import { mulberry32 } from "../fixtures/random.js";
+import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";
 import {
   TileCell, TileContact, createTileMap, TileHit, HitcoreError, NO_MONSTER, OUTSIDE_MAP, parseAsciiMap, seedCollisionPoints,
   type TileMap, type TileMapOptions,

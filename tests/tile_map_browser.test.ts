@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { TowerProbe } from "../demo/tower.js";
 import {
-  artifacts, browserSuites, missingChromium, requireDemoBundle, watchedPage,
+  artifacts, browserSuites, missingChromium, PAGE_BACKENDS, requireDemoBundle, watchedPage,
 } from "./browser_support.js";
 import { serveAndLaunch } from "./browser_suite.js";
 
@@ -19,7 +19,8 @@ describe.skipIf(!browserSuites)("tower demo in Chromium", () => {
   let origin = "";
   serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
-  it.each([["wasm", ""], ["js", ""], ["wasm", "&view=tower"]])("plays the tower level on the %s backend %s", async (backend, view) => {
+  const [scalar, js] = PAGE_BACKENDS;
+  it.each([[...scalar, ""], [...js, ""], [...scalar, "&view=tower"]])("plays the tower level on %s (?backend=%s%s)", async (label, backend, view) => {
     const { page, problems } = await watchedPage(browser!);
     await page.goto(`${origin}/tower.html?backend=${backend}${view}`);
     await page.waitForFunction(() => (window.__hitcoreTower?.frames ?? 0) > 0 || (window.__hitcoreTower?.errors.length ?? 0) > 0,
@@ -30,8 +31,8 @@ describe.skipIf(!browserSuites)("tower demo in Chromium", () => {
     await page.waitForTimeout(500);
     const probe = await page.evaluate(() => JSON.parse(JSON.stringify(window.__hitcoreTower)) as TowerProbe);
     const hud = (await page.locator("#hud").textContent()) ?? "";
-    console.log(`tower ${backend}\n${hud}\n__hitcoreTower = ${JSON.stringify(probe)}`);
-    if (backend === "wasm") {
+    console.log(`tower ${label}\n${hud}\n__hitcoreTower = ${JSON.stringify(probe)}`);
+    if (label === "wasm-scalar") {
       await mkdir(artifacts, { recursive: true });
       await page.screenshot({ path: join(artifacts, view ? "tower-rotating.png" : "tower.png") });
     }

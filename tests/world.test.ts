@@ -1,6 +1,6 @@
 // The facade: ids, growth, views, validation. Every rejected call leaves the store as it was.
 import { describe, expect, it } from "vitest";
-import { makeScene, loadScene } from "../bench/scene.js";
+import { makeScene, loadScene } from "../fixtures/scenes.js";
 import { ALL_GROUPS, HitcoreError, KIND_CIRCLE, KIND_POINT, KIND_RECT, NULL_ID, type World } from "../bindings/node.js";
 import { refSelfPairs } from "./reference.js";
 import { BACKENDS, newWorld, pairKeys, selfPairsOf } from "./support.js";

@@ -5,7 +5,7 @@ import "./node_global.js"; // first: box-intersect needs `global` in the page
 import boxIntersect from "box-intersect";
 import { PairSink } from "./pairs.js";
 import type { Peer, PeerRun } from "./peer.js";
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 export const boxIntersectPeer: Peer = {
   name: "box-intersect",

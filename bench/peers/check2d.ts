@@ -5,7 +5,7 @@
 import { System, type Body } from "check2d";
 import { PairSink } from "./pairs.js";
 import type { Peer, PeerRun } from "./peer.js";
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 const PADDING = 2;
 // check2d groups: category bits in the high 16, the mask of categories it collides with in the low 16.

@@ -5,7 +5,7 @@
 import Flatbush from "flatbush";
 import { PairSink } from "./pairs.js";
 import type { Peer, PeerRun } from "./peer.js";
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 const NODE_SIZE = 8; // fastest of 4, 8, 16 in one measurement here
 

@@ -4,7 +4,7 @@
 // adapter runs under Node (bindings/node.ts) and in the page (browser.ts).
 import type { Backend, World } from "../../bindings/world.js";
 import type { Peer, PeerRun } from "./peer.js";
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 const SET_A = 1;
 const SET_B = 2;

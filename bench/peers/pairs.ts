@@ -1,7 +1,7 @@
 // Pair lists and their agreement: every library's pairs become sorted keys (lo * 2^22 + hi, box
 // indices of the scene), hashed and compared with an independent reference. The reference is a
 // plain sort-and-sweep written straight from the definition of box overlap, not from any library.
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 const KEY = 4194304; // 2^22: box indices stay below it, keys below 2^44 are exact in f64
 

@@ -1,7 +1,7 @@
 // What every library's adapter provides to the comparison: build its structures once from a
 // scene's frame-0 positions, then per frame read the scene's new positions, find every overlapping
 // pair and write them into a pair buffer. Only frame() is timed.
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 export interface PeerRun {
   /** Reads the scene's positions into the library, finds all pairs; returns their number. */

@@ -7,13 +7,30 @@
 import RAPIER from "@dimforge/rapier2d-simd-compat";
 import { PairSink } from "./pairs.js";
 import type { Peer, PeerRun } from "./peer.js";
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 // Interaction groups: membership in the high 16 bits, filter in the low 16.
 const BULLETS = (1 << 16) | 2;
 const ENEMIES = (2 << 16) | 1;
 
 let ready: Promise<void> | null = null;
+
+/**
+ * RAPIER.init(), without the warning it prints on every load: the -compat package hands its inlined
+ * wasm to wasm-bindgen's loader the old way ("using deprecated parameters for the initialization
+ * function"), which is rapier's own call, not one this adapter can change.
+ */
+async function initRapier(): Promise<void> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!String(args[0]).startsWith("using deprecated parameters for the initialization function")) warn(...args);
+  };
+  try {
+    await RAPIER.init();
+  } finally {
+    console.warn = warn;
+  }
+}
 
 export const rapierPeer: Peer = {
   name: "rapier2d-simd",
@@ -23,7 +40,7 @@ export const rapierPeer: Peer = {
     "(ActiveCollisionTypes.ALL), setNextKinematicTranslation on every body, world.step(), then " +
     "narrowPhase.intersectionPairsWith per collider (pairs lag one frame); bipartite uses collision groups and the enemies' lists",
   async create(scene: BoxScene): Promise<PeerRun> {
-    ready ??= RAPIER.init();
+    ready ??= initRapier();
     await ready;
     const sink = new PairSink();
     const { x, y, w, h, n, nA } = scene;

@@ -4,7 +4,7 @@
 import RBush from "rbush";
 import { PairSink } from "./pairs.js";
 import type { Peer, PeerRun } from "./peer.js";
-import type { BoxScene } from "./scenes.js";
+import type { BoxScene } from "../../fixtures/box_scenes.js";
 
 interface Item { minX: number; minY: number; maxX: number; maxY: number; i: number }
 

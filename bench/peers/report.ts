@@ -3,7 +3,7 @@
 import type { CaseResult } from "./runner.js";
 import { describeDisagreement } from "./runner.js";
 import type { Peer } from "./peer.js";
-import { MODES, SHAPES, type Mode, type Shape } from "./scenes.js";
+import { MODES, SHAPES, type Mode, type Shape } from "../../fixtures/box_scenes.js";
 
 export const REFERENCE = "hitcore wasm";
 

@@ -21,7 +21,7 @@ import { rapierPeer } from "./rapier.js";
 import { rbushPeer } from "./rbush.js";
 import { markdownReport, svgPlot } from "./report.js";
 import { clockStep, medianNote, runPeers } from "./runner.js";
-import { MODES, SHAPES, type Mode, type Shape } from "./scenes.js";
+import { MODES, SHAPES, type Mode, type Shape } from "../../fixtures/box_scenes.js";
 
 // The bench runs from build/bench/peers/.
 const results = new URL("../../../bench/results/", import.meta.url);

@@ -6,7 +6,7 @@
 // steps are read from 8-frame means (frameMedian). No Node APIs: the page runs it too.
 import { compareKeys, keysHash, pairKeys, referenceKeys, type Disagreement } from "./pairs.js";
 import type { Peer } from "./peer.js";
-import { BoxScene, type Mode, type Shape } from "./scenes.js";
+import { BoxScene, type Mode, type Shape } from "../../fixtures/box_scenes.js";
 
 export interface RunOptions {
   peers: Peer[];

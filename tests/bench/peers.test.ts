@@ -3,21 +3,21 @@
 // adapter reports the reference's pairs, and a library that disagrees is reported as disagreeing
 // with an example pair instead of being timed silently.
 import { describe, expect, it } from "vitest";
-import { createWorld } from "../bindings/node.js";
-import { boxIntersectPeer } from "../bench/peers/box_intersect.js";
-import { check2dPeer } from "../bench/peers/check2d.js";
-import { flatbushPeer } from "../bench/peers/flatbush.js";
-import { hitcorePeer } from "../bench/peers/hitcore.js";
-import { compareKeys, keysHash, pairKeys, PairSink, referenceKeys } from "../bench/peers/pairs.js";
-import type { Peer } from "../bench/peers/peer.js";
-import { rapierPeer } from "../bench/peers/rapier.js";
-import { rbushPeer } from "../bench/peers/rbush.js";
-import { markdownReport, svgPlot } from "../bench/peers/report.js";
-import { clockStep, frameMedian, runPeers } from "../bench/peers/runner.js";
-import { BoxScene, MODES, SHAPES, type SceneSpec } from "../bench/peers/scenes.js";
-import { mulberry32 } from "../bench/scene.js";
-const wasmUrl = new URL("../dist/hitcore.wasm", import.meta.url);
-const simdUrl = new URL("../dist/hitcore-simd.wasm", import.meta.url);
+import { createWorld } from "../../bindings/node.js";
+import { boxIntersectPeer } from "../../bench/peers/box_intersect.js";
+import { check2dPeer } from "../../bench/peers/check2d.js";
+import { flatbushPeer } from "../../bench/peers/flatbush.js";
+import { hitcorePeer } from "../../bench/peers/hitcore.js";
+import { compareKeys, keysHash, pairKeys, PairSink, referenceKeys } from "../../bench/peers/pairs.js";
+import type { Peer } from "../../bench/peers/peer.js";
+import { rapierPeer } from "../../bench/peers/rapier.js";
+import { rbushPeer } from "../../bench/peers/rbush.js";
+import { markdownReport, svgPlot } from "../../bench/peers/report.js";
+import { clockStep, frameMedian, runPeers } from "../../bench/peers/runner.js";
+import { BoxScene, MODES, SHAPES, type SceneSpec } from "../../fixtures/box_scenes.js";
+import { mulberry32 } from "../../fixtures/random.js";
+const wasmUrl = new URL("../../dist/hitcore.wasm", import.meta.url);
+const simdUrl = new URL("../../dist/hitcore-simd.wasm", import.meta.url);
 
 const SPECS: SceneSpec[] = MODES.flatMap((mode) => SHAPES.map((shape) => ({ shape, mode, n: 1500 })));
 

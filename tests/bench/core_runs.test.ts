@@ -3,7 +3,7 @@
 // runs give both packaged cores the same worlds.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { interleave, paired, sceneRun, type Run } from "../bench/core_runs.js";
+import { interleave, paired, sceneRun, type Run } from "../../bench/core_runs.js";
 
 describe("interleave", () => {
   it("runs every world of every core for rounds x frames, rotating which core goes first", () => {
@@ -47,8 +47,8 @@ describe("interleave", () => {
   });
 
   it("scene runs give the scalar and SIMD cores the same pairs, in order, with the same stats", async () => {
-    const scalar = await readFile(new URL("../dist/hitcore.wasm", import.meta.url));
-    const simd = await readFile(new URL("../dist/hitcore-simd.wasm", import.meta.url));
+    const scalar = await readFile(new URL("../../dist/hitcore.wasm", import.meta.url));
+    const simd = await readFile(new URL("../../dist/hitcore-simd.wasm", import.meta.url));
     for (const name of ["circles self", "skewed complete", "clustered bipartite"]) {
       const a = await sceneRun(name, 1500, scalar), b = await sceneRun(name, 1500, simd);
       for (let f = 0; f < 3; f++) {

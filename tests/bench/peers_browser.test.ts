@@ -1,22 +1,23 @@
 // The peers comparison in headless Chromium (demo/peers.html from the demo bundle that
 // tests/global_setup.ts builds): a small run (N up to 10k, short timings) so the suite stays under
-// a minute. Every library that ran must agree with the reference; the table and the plot are saved
-// to bench/results/peers-browser.md and .svg, with the machine and the command.
+// a minute. Every library that ran must agree with the reference; the table and the plot are saved,
+// with the machine and the command, to tests/artifacts/ (`npm run test:bench`), or to the
+// committed bench/results/peers-browser.md and .svg when `npm run bench:peers-browser` runs it.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { machine } from "../bench/harness.js";
-import type { PeersProbe } from "../demo/peers.js";
+import { machine } from "../../bench/harness.js";
+import type { PeersProbe } from "../../demo/peers.js";
 import {
-  browserSuites, missingChromium, repoRoot, requireDemoBundle, watchedPage,
-} from "./browser_support.js";
-import { serveAndLaunch } from "./browser_suite.js";
+  artifacts, browserSuites, missingChromium, repoRoot, requireDemoBundle, watchedPage,
+} from "../browser_support.js";
+import { serveAndLaunch } from "../browser_suite.js";
 
 if (!browserSuites) console.warn(`peers_browser.test.ts: skipped. ${missingChromium}`);
 
-// Run on its own after the other suites (package.json's test script), so no other test shares
-// the two cores while it times: 150 ms per library and scene in three rounds.
+// vitest.bench.config.ts runs the bench files one at a time, so no other test shares the two cores
+// while this one times: 150 ms per library and scene in three rounds.
 const QUERY = "?sizes=1000,10000&time=150&rounds=3&budget=120";
 const PEERS = ["hitcore wasm", "hitcore wasm-simd", "hitcore js", "rapier2d-simd", "flatbush", "box-intersect", "rbush", "check2d"];
 
@@ -34,13 +35,16 @@ describe.skipIf(!browserSuites)("the peers comparison in Chromium", () => {
 
     expect(probe.error).toBe("");
     expect(problems).toEqual([]);
+    // npm names the script it runs: only the bench command rewrites the committed results.
+    const script = process.env.npm_lifecycle_event;
+    const out = script === "bench:peers-browser" ? join(repoRoot, "bench", "results") : artifacts;
     const header = [
-      `Saved by tests/peers_browser.test.ts (\`npm test\`, headless Chromium) on: ${machine()}`,
+      `Saved by ${script === "bench:peers-browser" || script === "test:bench" ? `\`npm run ${script}\`` : "vitest"} (tests/bench/peers_browser.test.ts, headless Chromium) on: ${machine()}`,
       "",
     ].join("\n");
-    await mkdir(join(repoRoot, "bench", "results"), { recursive: true });
-    await writeFile(join(repoRoot, "bench", "results", "peers-browser.md"), `${header}\n${probe.markdown}`);
-    await writeFile(join(repoRoot, "bench", "results", "peers-browser.svg"), probe.svg);
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, "peers-browser.md"), `${header}\n${probe.markdown}`);
+    await writeFile(join(out, "peers-browser.svg"), probe.svg);
     console.log(probe.log.join("\n"));
 
     // Every library on every scene and size: timed and agreeing, or skipped over the frame budget.
