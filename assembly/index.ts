@@ -1,7 +1,9 @@
 // hitcore's core: free functions over the flat stores laid out in layout/. The core never
 // allocates: the facade owns the layout and grows memory; the core only reads and writes the
-// regions the header points at. asc compiles it to wasm; tsc compiles the same source to the js
-// backend (tsconfig.portable.json). AssemblyScript resolves ".ts" in imports but not in
+// regions the header points at. asc compiles it to the two wasm cores; the js backend is the scalar
+// core translated by wasm2js (scripts/build_js.mjs). Imports name their ".ts" files, which
+// AssemblyScript resolves in imports but not in `export ... from`, so each export is imported first.
+imports but not in
 // `export ... from`, so each export is imported first.
 import { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucket_grid.ts";
 import { setPositions } from "./positions.ts";

@@ -1,8 +1,7 @@
-// Linear memory and the conversions whose meaning differs between compilers: the core reads and
-// writes memory, converts numbers and counts bits only through these helpers. This file is the
-// AssemblyScript twin (each helper inlines to one instruction); assembly/portable/memory.ts is the
-// JavaScript twin, over typed views of a WebAssembly.Memory, and the js backend runs the core's
-// own source compiled by tsc with that twin in place of this one. The two export the same names.
+// The core's one door to linear memory, and its explicit conversions: the grid reads and writes
+// memory, rounds to f32, truncates and counts bits through these helpers, each of which inlines to
+// one instruction. Keeping every access here makes the memory contract (layout/) the only thing
+// the core assumes about where data lives, and every f32 rounding visible in the source.
 
 /** Whether the vector paths exist: the SIMD build's bodies run only where this is true. */
 export const SIMD: bool = ASC_FEATURE_SIMD;
