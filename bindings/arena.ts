@@ -11,6 +11,8 @@
 // not yet moved. The bytes a kept region gains are zeroed; regions that do not keep their data
 // are the part's scratch or are rewritten by the part after the relayout.
 
+import type { WasmMemory } from "./wasm_types.js";
+
 const PAGE = 65536;
 
 /** One region: the header field that holds its offset, its size in bytes, and whether its data survives a relayout. */
@@ -39,7 +41,7 @@ export class Arena {
    * part may use. `headroom` > 1 grows memory by at least that factor of its size, so that a part
    * whose layout is rebuilt often (a level edited piece by piece) does not grow memory every time.
    */
-  constructor(private readonly memory: WebAssembly.Memory, private readonly base: number, private readonly headroom = 1) {}
+  constructor(private readonly memory: WasmMemory, private readonly base: number, private readonly headroom = 1) {}
 
   /**
    * Lays `regions` out from the base, grows memory if they do not fit, moves the data of the

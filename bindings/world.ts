@@ -24,7 +24,8 @@ import {
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
-import { align16, checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
+import { Arena, type Region } from "./arena.js";
+import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
 
 export { HitcoreError, MAX_COORD };
 
@@ -43,7 +44,6 @@ export const NULL_ID = 0;
 const SLOT_BITS = 24;
 const SLOT_SPAN = 1 << SLOT_BITS;
 const MAX_GENERATION = 1 << 28; // keeps ids below 2^52; a slot that reaches it is retired
-const PAGE = 65536;
 
 export interface WorldOptions {
   /** `wasm` (default) or `js`, the same core compiled to JavaScript. */
@@ -107,36 +107,20 @@ export interface GridStats {
 }
 
 
-interface Layout {
-  capacity: number;
-  pairCapacity: number;
-  offsets: Int32Array; // byte offset of each region, indexed like REGION_FIELDS
-  sizes: Int32Array; // byte size of each region
-  end: number;
-}
-
-// Region order; the first PRESERVED survive growth.
-const REGION_FIELDS = [H_X, H_Y, H_A, H_B, H_GROUPS, H_KIND, H_FLAGS, H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_LARGE, H_HOME, H_PAIRS, H_RESULTS, H_HIST, H_PLANES];
-const R_PAIRS = 13;
-const R_RESULTS = 14;
-const R_PLANES = 16;
-const PRESERVED = 7;
-
-function layoutFor(base: number, capacity: number, pairCapacity: number): Layout {
+/** The world's regions, in this order from the arena base; the first seven keep their data when the stores grow. */
+function regionsFor(capacity: number, pairCapacity: number): Region[] {
   const slots = capacity + 1;
   const cells = CELLS_PER_ENTITY * capacity + SCRATCH_SLACK;
-  const bytes = [4 * slots, 4 * slots, 4 * slots, 4 * slots, 4 * slots, slots, slots,
-    16 * capacity, 4 * capacity, 4 * cells, ENTRY_BYTES * capacity, 4 * capacity, 4 * capacity, 8 * pairCapacity, 4 * slots,
-    4 * HIST_BUCKETS, 16 * (capacity + PLANE_SLACK)];
-  const offsets = new Int32Array(bytes.length);
-  const sizes = new Int32Array(bytes.length);
-  let at = align16(base);
-  for (let r = 0; r < bytes.length; r++) {
-    offsets[r] = at;
-    sizes[r] = bytes[r];
-    at = align16(at + bytes[r]);
-  }
-  return { capacity, pairCapacity, offsets, sizes, end: at };
+  const store = (field: number, bytes: number): Region => ({ field, bytes, keep: true });
+  const scratch = (field: number, bytes: number): Region => ({ field, bytes, keep: false });
+  return [
+    store(H_X, 4 * slots), store(H_Y, 4 * slots), store(H_A, 4 * slots), store(H_B, 4 * slots),
+    store(H_GROUPS, 4 * slots), store(H_KIND, slots), store(H_FLAGS, slots),
+    scratch(H_BOX, 16 * capacity), scratch(H_SEL, 4 * capacity), scratch(H_CELLS, 4 * cells),
+    scratch(H_ENTRIES, ENTRY_BYTES * capacity), scratch(H_LARGE, 4 * capacity), scratch(H_HOME, 4 * capacity),
+    scratch(H_PAIRS, 8 * pairCapacity), scratch(H_RESULTS, 4 * slots), scratch(H_HIST, 4 * HIST_BUCKETS),
+    scratch(H_PLANES, 16 * (capacity + PLANE_SLACK)),
+  ];
 }
 
 /** A collision world: flat stores of points, circles and rects, a bucket grid, batched queries. */
@@ -148,7 +132,9 @@ export class World {
   private readonly growPairs: boolean;
   private readonly maxCapacity: number;
   private cellSizeOption: number;
-  private layout: Layout;
+  private readonly arena: Arena;
+  private cap = 0; // entity slots per store
+  private pairCap = 0; // pairs the pair region holds
 
   private top = 0; // slots in use: [0, top) holds every live entity
   private live = 0;
@@ -188,18 +174,17 @@ export class World {
     this.memory = kernel.memory;
     this.growable = options.growable ?? true;
     this.growPairs = options.growPairs ?? true;
-    this.layout = layoutFor(kernel.arenaBase(), capacity, pairCapacity);
-    this.ensureBytes(this.layout.end);
+    this.arena = new Arena(kernel.memory, kernel.arenaBase());
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
-    this.writeHeader();
+    this.relayout(capacity, pairCapacity);
   }
 
   // ---- stores -------------------------------------------------------------------------------
 
   /** Entities the stores hold before they grow. */
   get capacity(): number {
-    return this.layout.capacity;
+    return this.cap;
   }
 
   /** Slots in use: views and query loops cover [0, count); free slots inside have kind 0. */
@@ -501,7 +486,7 @@ export class World {
     if (this.freeCount > 0) {
       slot = this.freeSlots[--this.freeCount];
     } else {
-      if (this.top === this.layout.capacity) this.growStores("add");
+      if (this.top === this.cap) this.growStores("add");
       slot = this.top++;
     }
     this.write(slot, kind, x, y, a, b, groups);
@@ -531,7 +516,7 @@ export class World {
 
   private probe(kind: number, x: number, y: number, a: number, b: number, mask: number, exclude: number): number {
     this.refresh();
-    const p = this.layout.capacity;
+    const p = this.cap;
     this._x[p] = x;
     this._y[p] = y;
     this._a[p] = a;
@@ -572,30 +557,30 @@ export class World {
   }
 
   private fits(total: number): boolean {
-    const cap = this.layout.pairCapacity;
+    const cap = this.pairCap;
     if (total <= cap) return true;
     if (!this.growPairs) return true;
     let next = cap;
     while (next < total) next *= 2;
-    this.relayout(this.layout.capacity, next);
+    this.relayout(this.cap, next);
     return false;
   }
 
   private finishPairs(total: number): number {
-    const cap = this.layout.pairCapacity;
+    const cap = this.pairCap;
     this.droppedPairs = total > cap ? total - cap : 0;
     return total > cap ? cap : total;
   }
 
   private growStores(method: string): void {
-    const cap = this.layout.capacity;
+    const cap = this.cap;
     if (!this.growable || cap >= this.maxCapacity) {
       throw new HitcoreError("STORE_FULL", `${method}: the store is full (${cap} entities). ` +
         (this.growable ? `Raise maxCapacity (now ${this.maxCapacity}) or remove entities first.`
           : "Create the world with a larger capacity, or with growable: true."));
     }
     const next = Math.min(cap * 2, this.maxCapacity);
-    this.relayout(next, Math.max(this.layout.pairCapacity, 2 * next));
+    this.relayout(next, Math.max(this.pairCap, 2 * next));
     const gens = new Uint32Array(next).fill(1);
     gens.set(this.gens);
     this.gens = gens;
@@ -604,36 +589,18 @@ export class World {
     this.freeSlots = free;
   }
 
-  /** Moves the regions to a layout for the new capacities; the preserved ones keep their data. */
+  /** Lays the regions out for the new capacities (the stores keep their data) and rewrites the header. */
   private relayout(capacity: number, pairCapacity: number): void {
-    const old = this.layout;
-    const next = layoutFor(this.kernel.arenaBase(), capacity, pairCapacity);
-    this.ensureBytes(next.end);
-    const bytes = new Uint8Array(this.memory.buffer);
-    // New offsets are never below old ones: moving from the last region back never overwrites unmoved data.
-    for (let r = PRESERVED - 1; r >= 0; r--) {
-      const from = old.offsets[r], to = next.offsets[r], keep = old.sizes[r];
-      bytes.copyWithin(to, from, from + keep);
-      bytes.fill(0, to + keep, to + next.sizes[r]);
-    }
-    this.layout = next;
+    this.arena.layout(regionsFor(capacity, pairCapacity), () => new Int32Array(this.memory.buffer, HEADER, HEADER_FIELDS));
+    this.cap = capacity;
+    this.pairCap = pairCapacity;
     this.gridMask = 0;
-    this.writeHeader();
-  }
-
-  private ensureBytes(end: number): void {
-    const have = this.memory.buffer.byteLength;
-    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
-  }
-
-  private writeHeader(): void {
     this.buffer = null;
     this.refresh();
-    const h = this.header, L = this.layout;
-    for (let r = 0; r < REGION_FIELDS.length; r++) h[REGION_FIELDS[r]] = L.offsets[r];
-    h[H_CAPACITY] = L.capacity;
-    h[H_CELLS_CAP] = CELLS_PER_ENTITY * L.capacity + SCRATCH_SLACK;
-    h[H_PAIRS_CAP] = L.pairCapacity;
+    const h = this.header;
+    h[H_CAPACITY] = capacity;
+    h[H_CELLS_CAP] = CELLS_PER_ENTITY * capacity + SCRATCH_SLACK;
+    h[H_PAIRS_CAP] = pairCapacity;
   }
 
   /** Rebuilds every view when memory has grown (any growth detaches the old buffer). */
@@ -641,20 +608,20 @@ export class World {
     const buf = this.memory.buffer;
     if (buf === this.buffer) return;
     this.buffer = buf;
-    const L = this.layout, o = L.offsets, slots = L.capacity + 1;
-    this.header = new Int32Array(buf, HEADER, HEADER_FIELDS);
-    this._x = new Float32Array(buf, o[0], slots);
-    this._y = new Float32Array(buf, o[1], slots);
-    this._a = new Float32Array(buf, o[2], slots);
-    this._b = new Float32Array(buf, o[3], slots);
-    this._groups = new Uint32Array(buf, o[4], slots);
-    this._kinds = new Uint8Array(buf, o[5], slots);
-    this._flags = new Uint8Array(buf, o[6], slots);
-    this._pairs = new Int32Array(buf, o[R_PAIRS], 2 * L.pairCapacity);
-    this._results = new Int32Array(buf, o[R_RESULTS], slots);
-    const stage = L.capacity + PLANE_SLACK; // the planes region holds 16 bytes for each
-    this._stageX = new Float64Array(buf, o[R_PLANES], stage);
-    this._stageY = new Float64Array(buf, o[R_PLANES] + 8 * stage, stage);
+    const h = new Int32Array(buf, HEADER, HEADER_FIELDS), slots = this.cap + 1;
+    this.header = h;
+    this._x = new Float32Array(buf, h[H_X], slots);
+    this._y = new Float32Array(buf, h[H_Y], slots);
+    this._a = new Float32Array(buf, h[H_A], slots);
+    this._b = new Float32Array(buf, h[H_B], slots);
+    this._groups = new Uint32Array(buf, h[H_GROUPS], slots);
+    this._kinds = new Uint8Array(buf, h[H_KIND], slots);
+    this._flags = new Uint8Array(buf, h[H_FLAGS], slots);
+    this._pairs = new Int32Array(buf, h[H_PAIRS], 2 * this.pairCap);
+    this._results = new Int32Array(buf, h[H_RESULTS], slots);
+    const stage = this.cap + PLANE_SLACK; // the planes region holds 16 bytes for each
+    this._stageX = new Float64Array(buf, h[H_PLANES], stage);
+    this._stageY = new Float64Array(buf, h[H_PLANES] + 8 * stage, stage);
   }
 }
 
