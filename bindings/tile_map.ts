@@ -20,6 +20,7 @@
 //   ctlF        f64[5C]        CF_*
 //   ctlI        i32[9C]        CI_*
 import { parseAsciiMap, type ParsedTileMap } from "./ascii_map.js";
+import { Arena, type Region } from "./arena.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import { TILES_HEADER } from "../layout/grid.js";
 import { parseTiledMap, type TiledMap, type TiledOptions } from "./tiled.js";
@@ -57,7 +58,6 @@ export { NO_MONSTER, OUTSIDE as OUTSIDE_MAP, POINT_CAP as TILE_POINT_CAP };
 
 /** Coordinates beyond tileSize x this are rejected (cell indices must stay exact integers). */
 export const MAX_TILE_COORD = 1 << 26;
-const PAGE = 65536;
 
 /** The controller's tuning, in world units (T = tileSize): speeds per second, forces per second^2. */
 export interface TileControllerTuning {
@@ -137,32 +137,17 @@ interface Caps {
   controllers: number;
 }
 
-// Header field of each region, in layout order.
-const REGION_FIELDS = [T_PARAMS, T_POINTS, T_CELLS, T_MON_HEAD, T_MON_NEXT, T_MON_BOX, T_MON_LIVE, T_ENT_X, T_ENT_Y, T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_BOXES, T_BOX_HITS, T_CTL_F, T_CTL_I];
-
-function regionBytes(c: Caps): number[] {
+/** The map's regions, in this order from the arena base; all keep their data when a capacity grows. */
+function regionsFor(c: Caps): Region[] {
   const eps = c.entities * POINT_CAP;
-  return [8 * PARAM_COUNT, 16 * POINT_CAP, c.cells, 4 * c.cells, 4 * c.monsters, 32 * c.monsters, c.monsters,
-    8 * c.entities, 8 * c.entities, 4 * eps, eps, 4 * eps, 8 * BOX_FIELDS * c.boxes, c.boxes,
-    8 * CTL_F_FIELDS * c.controllers, 4 * CTL_I_FIELDS * c.controllers];
-}
-
-interface Layout {
-  caps: Caps;
-  offsets: number[];
-  sizes: number[];
-  end: number;
-}
-
-function layoutFor(base: number, caps: Caps): Layout {
-  const sizes = regionBytes(caps);
-  const offsets: number[] = [];
-  let at = (base + 15) & ~15;
-  for (const s of sizes) {
-    offsets.push(at);
-    at = (at + s + 15) & ~15;
-  }
-  return { caps, offsets, sizes, end: at };
+  const sizes: [number, number][] = [
+    [T_PARAMS, 8 * PARAM_COUNT], [T_POINTS, 16 * POINT_CAP], [T_CELLS, c.cells], [T_MON_HEAD, 4 * c.cells],
+    [T_MON_NEXT, 4 * c.monsters], [T_MON_BOX, 32 * c.monsters], [T_MON_LIVE, c.monsters], [T_ENT_X, 8 * c.entities],
+    [T_ENT_Y, 8 * c.entities], [T_OUT_CELL, 4 * eps], [T_OUT_HITS, eps], [T_OUT_MONSTER, 4 * eps],
+    [T_BOXES, 8 * BOX_FIELDS * c.boxes], [T_BOX_HITS, c.boxes], [T_CTL_F, 8 * CTL_F_FIELDS * c.controllers],
+    [T_CTL_I, 4 * CTL_I_FIELDS * c.controllers],
+  ];
+  return sizes.map(([field, bytes]) => ({ field, bytes, keep: true }));
 }
 
 function count(name: string, v: unknown, min: number, fallback: number): number {
@@ -204,7 +189,8 @@ export class TileMap {
 
   private readonly kernel: TileKernel;
   private readonly memory: WebAssembly.Memory;
-  private layout: Layout;
+  private readonly arena: Arena;
+  private caps: Caps = { cells: 0, monsters: 0, entities: 0, boxes: 0, controllers: 0 };
   private pointCount = 0;
   private monsterTop = 0;
   private monsterFree: number[] = [];
@@ -257,9 +243,8 @@ export class TileMap {
     const tuning = tuningFor(T, options.controller ?? {});
     this.monsterTypes = new Int32Array(caps.monsters);
     this.cover = new Int32Array(caps.cells);
-    this.layout = layoutFor(kernel.arenaBase(), caps);
-    this.ensureBytes(this.layout.end);
-    this.writeHeader();
+    this.arena = new Arena(kernel.memory, kernel.arenaBase());
+    this.relayout(caps);
     this._cells.set(map.cells);
     this._monHead.fill(NO_MONSTER);
     const p = this._params;
@@ -280,24 +265,18 @@ export class TileMap {
 
   // ---- memory -----------------------------------------------------------------------------
 
-  private ensureBytes(end: number): void {
-    const have = this.memory.buffer.byteLength;
-    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
-  }
-
   private writeHeader(): void {
     this.buffer = null;
     this.views();
-    const h = this.header, L = this.layout;
-    for (let r = 0; r < REGION_FIELDS.length; r++) h[REGION_FIELDS[r]] = L.offsets[r];
+    const h = this.header, c = this.caps;
     h[T_COLS] = this.cols;
     h[T_ROWS] = this.rows;
     h[T_WRAP] = this.wrap ? 1 : 0;
     h[T_FLOOR] = this.solidFloor ? 1 : 0;
-    h[T_MON_CAP] = L.caps.monsters;
-    h[T_ENT_CAP] = L.caps.entities;
-    h[T_BOX_CAP] = L.caps.boxes;
-    h[T_CTL_CAP] = L.caps.controllers;
+    h[T_MON_CAP] = c.monsters;
+    h[T_ENT_CAP] = c.entities;
+    h[T_BOX_CAP] = c.boxes;
+    h[T_CTL_CAP] = c.controllers;
     h[T_POINT_COUNT] = this.pointCount;
   }
 
@@ -306,40 +285,31 @@ export class TileMap {
     const buffer = this.memory.buffer;
     if (this.buffer === buffer) return;
     this.buffer = buffer;
-    const o = this.layout.offsets, c = this.layout.caps, eps = c.entities * POINT_CAP;
-    this.header = new Int32Array(buffer, TILES_HEADER, 128);
-    this._params = new Float64Array(buffer, o[0], PARAM_COUNT);
-    this._points = new Float64Array(buffer, o[1], 2 * POINT_CAP);
-    this._cells = new Uint8Array(buffer, o[2], c.cells);
-    this._monHead = new Int32Array(buffer, o[3], c.cells);
-    this._monNext = new Int32Array(buffer, o[4], c.monsters);
-    this._monBox = new Float64Array(buffer, o[5], 4 * c.monsters);
-    this._monLive = new Uint8Array(buffer, o[6], c.monsters);
-    this._entX = new Float64Array(buffer, o[7], c.entities);
-    this._entY = new Float64Array(buffer, o[8], c.entities);
-    this._outCell = new Int32Array(buffer, o[9], eps);
-    this._outHits = new Uint8Array(buffer, o[10], eps);
-    this._outMonster = new Int32Array(buffer, o[11], eps);
-    this._boxes = new Float64Array(buffer, o[12], BOX_FIELDS * c.boxes);
-    this._boxHits = new Uint8Array(buffer, o[13], c.boxes);
-    this._ctlF = new Float64Array(buffer, o[14], CTL_F_FIELDS * c.controllers);
-    this._ctlI = new Int32Array(buffer, o[15], CTL_I_FIELDS * c.controllers);
+    const c = this.caps, eps = c.entities * POINT_CAP;
+    const o = (this.header = new Int32Array(buffer, TILES_HEADER, 128));
+    this._params = new Float64Array(buffer, o[T_PARAMS], PARAM_COUNT);
+    this._points = new Float64Array(buffer, o[T_POINTS], 2 * POINT_CAP);
+    this._cells = new Uint8Array(buffer, o[T_CELLS], c.cells);
+    this._monHead = new Int32Array(buffer, o[T_MON_HEAD], c.cells);
+    this._monNext = new Int32Array(buffer, o[T_MON_NEXT], c.monsters);
+    this._monBox = new Float64Array(buffer, o[T_MON_BOX], 4 * c.monsters);
+    this._monLive = new Uint8Array(buffer, o[T_MON_LIVE], c.monsters);
+    this._entX = new Float64Array(buffer, o[T_ENT_X], c.entities);
+    this._entY = new Float64Array(buffer, o[T_ENT_Y], c.entities);
+    this._outCell = new Int32Array(buffer, o[T_OUT_CELL], eps);
+    this._outHits = new Uint8Array(buffer, o[T_OUT_HITS], eps);
+    this._outMonster = new Int32Array(buffer, o[T_OUT_MONSTER], eps);
+    this._boxes = new Float64Array(buffer, o[T_BOXES], BOX_FIELDS * c.boxes);
+    this._boxHits = new Uint8Array(buffer, o[T_BOX_HITS], c.boxes);
+    this._ctlF = new Float64Array(buffer, o[T_CTL_F], CTL_F_FIELDS * c.controllers);
+    this._ctlI = new Int32Array(buffer, o[T_CTL_I], CTL_I_FIELDS * c.controllers);
   }
 
-  /** Re-lays the regions for new capacities (x2 growth), moving every region's contents. */
+  /** Lays the regions out for new capacities (x2 growth), every region keeping its contents. */
   private relayout(caps: Caps): void {
-    const old = this.layout;
-    const next = layoutFor(this.kernel.arenaBase(), caps);
-    this.ensureBytes(next.end);
-    const bytes = new Uint8Array(this.memory.buffer);
-    // New offsets are never below old ones: moving from the last region back never overwrites unmoved data.
-    for (let r = REGION_FIELDS.length - 1; r >= 0; r--) {
-      const from = old.offsets[r], to = next.offsets[r], keep = Math.min(old.sizes[r], next.sizes[r]);
-      bytes.copyWithin(to, from, from + keep);
-      bytes.fill(0, to + keep, to + next.sizes[r]);
-    }
+    this.arena.layout(regionsFor(caps), () => new Int32Array(this.memory.buffer, TILES_HEADER, 128));
     // Per-entity outputs are laid out entity-major with POINT_CAP stride: unchanged by growth.
-    this.layout = next;
+    this.caps = caps;
     if (caps.monsters > this.monsterTypes.length) {
       const types = new Int32Array(caps.monsters);
       types.set(this.monsterTypes);
@@ -349,7 +319,7 @@ export class TileMap {
   }
 
   private grow(field: keyof Caps, need: number): void {
-    const caps = { ...this.layout.caps };
+    const caps = { ...this.caps };
     let n = caps[field];
     while (n < need) n *= 2;
     caps[field] = n;
@@ -376,10 +346,10 @@ export class TileMap {
   /** Monster boxes (x, y, w, h) per monster id; read only (use moveMonster). */
   get monsterBoxes(): Float64Array { this.views(); return this._monBox; }
 
-  get entityCapacity(): number { return this.layout.caps.entities; }
-  get boxCapacity(): number { return this.layout.caps.boxes; }
-  get monsterCapacity(): number { return this.layout.caps.monsters; }
-  get controllerCapacity(): number { return this.layout.caps.controllers; }
+  get entityCapacity(): number { return this.caps.entities; }
+  get boxCapacity(): number { return this.caps.boxes; }
+  get monsterCapacity(): number { return this.caps.monsters; }
+  get controllerCapacity(): number { return this.caps.controllers; }
   /** Monster ids in use are below this (freed ids inside are not live). */
   get monsterCount(): number { return this.monsterTop; }
   get controllerCount(): number { return this.controllerTop; }
@@ -390,12 +360,12 @@ export class TileMap {
 
   ensureEntities(n: number): void {
     count("entities", n, 0, 0);
-    if (n > this.layout.caps.entities) this.grow("entities", n);
+    if (n > this.caps.entities) this.grow("entities", n);
   }
 
   ensureBoxes(n: number): void {
     count("boxes", n, 0, 0);
-    if (n > this.layout.caps.boxes) this.grow("boxes", n);
+    if (n > this.caps.boxes) this.grow("boxes", n);
   }
 
   // ---- cells ------------------------------------------------------------------------------
@@ -451,7 +421,7 @@ export class TileMap {
   addMonster(x: number, y: number, w: number, h: number, type = 0): number {
     this.checkMonsterBox(x, y, w, h);
     const id = this.monsterFree.length > 0 ? this.monsterFree[this.monsterFree.length - 1] : this.monsterTop;
-    if (id >= this.layout.caps.monsters) this.grow("monsters", id + 1);
+    if (id >= this.caps.monsters) this.grow("monsters", id + 1);
     if (this.monsterFree.length > 0) this.monsterFree.pop();
     else this.monsterTop++;
     this.views();
@@ -572,7 +542,7 @@ export class TileMap {
    */
   collidePoints(n: number): number {
     count("count", n, 0, 0);
-    if (n > this.layout.caps.entities) throw new HitcoreError("CAPACITY", `collidePoints(${n}) is over entityCapacity ${this.layout.caps.entities}; call ensureEntities(${n}) first.`);
+    if (n > this.caps.entities) throw new HitcoreError("CAPACITY", `collidePoints(${n}) is over entityCapacity ${this.caps.entities}; call ensureEntities(${n}) first.`);
     this.views();
     const xs = this._entX, ys = this._entY;
     for (let e = 0; e < n; e++) {
@@ -592,7 +562,7 @@ export class TileMap {
    */
   moveBoxes(n: number): number {
     count("count", n, 0, 0);
-    if (n > this.layout.caps.boxes) throw new HitcoreError("CAPACITY", `moveBoxes(${n}) is over boxCapacity ${this.layout.caps.boxes}; call ensureBoxes(${n}) first.`);
+    if (n > this.caps.boxes) throw new HitcoreError("CAPACITY", `moveBoxes(${n}) is over boxCapacity ${this.caps.boxes}; call ensureBoxes(${n}) first.`);
     this.views();
     const b = this._boxes;
     for (let i = 0; i < n; i++) {
@@ -613,7 +583,7 @@ export class TileMap {
     this.checkCoord("controller x", x);
     this.checkCoord("controller y", y);
     const id = this.controllerTop;
-    if (id >= this.layout.caps.controllers) this.grow("controllers", id + 1);
+    if (id >= this.caps.controllers) this.grow("controllers", id + 1);
     this.views();
     this.controllerTop++;
     const f = CTL_F_FIELDS * id, n = CTL_I_FIELDS * id;
@@ -686,7 +656,7 @@ export class TileMap {
   /** Checks the monster lists: every live monster is listed once, in the cell of its centre. Throws if not. */
   validate(): void {
     this.views();
-    const seen = new Uint8Array(this.layout.caps.monsters);
+    const seen = new Uint8Array(this.caps.monsters);
     const cells = this.cols * this.rows;
     for (let c = 0; c < cells; c++) {
       for (let m = this._monHead[c], guard = 0; m !== NO_MONSTER; m = this._monNext[m]) {
