@@ -8,7 +8,8 @@
 //   nodeBox f64[4N], nodeStart i32[N+1], nodeSub i32[N]; stack i32[STACK_CAP]; castOut f64[CAST_OUT_WORDS]
 //   cx, cy, cw, ch, cvx, cvy f32[C]; ckind, cinput, cstate, cgrace i32[C]; stomps i32[2C]
 //   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
-import { align16, checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
+import { Arena, type Region } from "./arena.js";
+import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend, World } from "./world.js";
 import { KIND_CIRCLE, KIND_POINT } from "../layout/grid.js";
 import type { RectsKernel } from "./rects_kernel.js";
@@ -34,7 +35,6 @@ export {
 };
 export type { RectsKernel } from "./rects_kernel.js";
 
-const PAGE = 65536;
 
 /** The shared movement and sensor constants of a level's characters (units per frame; y grows downward). */
 export interface CharacterConfig {
@@ -125,8 +125,8 @@ export interface CastHit {
 interface Caps { P: number; R: number; I: number; N: number; C: number; Q: number }
 
 // [header field, bytes per element, capacity it scales with, extra elements]
-type Region = [number, number, keyof Caps | null, number];
-const REGIONS: Region[] = [
+type RegionSpec = [number, number, keyof Caps | null, number];
+const REGIONS: RegionSpec[] = [
   [RH_PREFAB_START, 4, "P", 1], [RH_PREFAB_BOX, 16, "P", 0], [RH_RECTS, 16, "R", 0],
   [RH_INST_PREFAB, 4, "I", 0], [RH_INST_X, 4, "I", 0], [RH_INST_Y, 4, "I", 0], [RH_INST_FLAGS, 4, "I", 0],
   [RH_INST_BOX, 32, "I", 0], [RH_ITEMS, 4, "I", 0], [RH_INST_NODE, 4, "I", 0], [RH_CANDS, 4, "I", 0],
@@ -151,8 +151,7 @@ export class RectLevel {
   private readonly kernel: RectsKernel;
   private readonly memory: WebAssembly.Memory;
   private caps: Caps;
-  private offsets = new Int32Array(REGIONS.length);
-  private sizes = new Int32Array(REGIONS.length);
+  private readonly arena: Arena;
   private prefabs = 0;
   private rectCount = 0;
   private instances = 0;
@@ -180,6 +179,7 @@ export class RectLevel {
     this.kernel = kernel;
     this.backend = backend;
     this.memory = kernel.memory;
+    this.arena = new Arena(kernel.memory, kernel.arenaBase());
     this.relayout(this.caps);
     this.header[RH_DEPTH] = -1;
     this.writeConfig();
@@ -643,35 +643,13 @@ export class RectLevel {
     if (grow) this.relayout(next);
   }
 
-  /** Lays the regions out for the capacities; existing data moves with its region. */
+  /** Lays the regions out for the capacities; every region keeps its data. */
   private relayout(caps: Caps): void {
-    const base = this.kernel.arenaBase();
-    const offsets = new Int32Array(REGIONS.length), sizes = new Int32Array(REGIONS.length);
-    let at = align16(base);
-    for (let r = 0; r < REGIONS.length; r++) {
-      const [, bytes, key, extra] = REGIONS[r];
-      offsets[r] = at;
-      sizes[r] = bytes * ((key ? caps[key] : 0) + extra);
-      at = align16(at + sizes[r]);
-    }
-    const have = this.memory.buffer.byteLength;
-    if (at > have) this.memory.grow(Math.ceil((at - have) / PAGE));
-    const first = this.buffer === null && this.views.length === 0;
-    if (!first) {
-      const bytes = new Uint8Array(this.memory.buffer);
-      // Capacities only grow, so no region moves down: copying from the last back never overwrites unmoved data.
-      for (let r = REGIONS.length - 1; r >= 0; r--) {
-        const from = this.offsets[r], to = offsets[r], keep = this.sizes[r];
-        bytes.copyWithin(to, from, from + keep);
-        bytes.fill(0, to + keep, to + sizes[r]);
-      }
-    }
+    const regions: Region[] = REGIONS.map(([field, bytes, key, extra]) => ({ field, bytes: bytes * ((key ? caps[key] : 0) + extra), keep: true }));
+    this.arena.layout(regions, () => new Int32Array(this.memory.buffer, RH, RH_FIELDS));
     this.caps = caps;
-    this.offsets = offsets;
-    this.sizes = sizes;
     this.buffer = null;
     this.refresh();
-    for (let r = 0; r < REGIONS.length; r++) this.header[REGIONS[r][0]] = offsets[r];
   }
 
   private refresh(): void {
@@ -680,10 +658,10 @@ export class RectLevel {
     this.buffer = buf;
     this.header = new Int32Array(buf, RH, RH_FIELDS);
     this.headerF = new Float32Array(buf, RH, RH_FIELDS);
-    this.views = REGIONS.map(([, bytes], r) => {
-      const o = this.offsets[r], s = this.sizes[r];
-      return bytes === 32 || REGIONS[r][0] === RH_CAST_OUT ? new Float64Array(buf, o, s >> 3) :
-        isFloatRegion(REGIONS[r][0]) ? new Float32Array(buf, o, s >> 2) : new Int32Array(buf, o, s >> 2);
+    this.views = REGIONS.map(([field, bytes], r) => {
+      const o = this.header[field], s = this.arena.sizes[r];
+      return bytes === 32 || field === RH_CAST_OUT ? new Float64Array(buf, o, s >> 3) :
+        isFloatRegion(field) ? new Float32Array(buf, o, s >> 2) : new Int32Array(buf, o, s >> 2);
     });
   }
 
