@@ -28,7 +28,8 @@ import {
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.js";
 import { cleanPolygon, convexParts } from "./polygon.js";
-import { align16, checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
+import { Arena } from "./arena.js";
+import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 
 export { HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, SURF_STRIDE };
@@ -100,8 +101,10 @@ export interface PlatformHit {
   readonly ny: number;
 }
 
-const PAGE = 65536;
 const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
+// Header field of each region, in layout order (writeHeader writes them again after clearing the stats).
+const REGION_FIELDS = [P_SURFACES, P_HALFSPACES, P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_POLY_CELLS, P_POLY_ITEMS,
+  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT];
 const SQRT1_2 = Math.SQRT1_2;
 
 function checkOption(name: string, v: unknown, lo: number, hi: number, integer: boolean): number {
@@ -225,7 +228,7 @@ export class Platforms {
 
   private ballCap: number;
   private balls = 0;
-  private base: number;
+  private readonly arena: Arena;
   private offsets = new Int32Array(16);
   private resultsCap = 1;
 
@@ -251,7 +254,8 @@ export class Platforms {
     this.kernel = kernel;
     this.backend = backend;
     this.memory = kernel.memory;
-    this.base = kernel.arenaBase();
+    // Memory grows at least twofold: a level added piece by piece is laid out again at each query.
+    this.arena = new Arena(kernel.memory, kernel.arenaBase(), 2);
     this.relayout(this.ballCap);
     this.header[C_ID] = -1;
     this.headerF[C_T] = 1;
@@ -704,24 +708,20 @@ export class Platforms {
     const nS = this.surfaceCount, nP = this.polyhedronCount;
     const index = buildPlatformIndex(Float64Array.from(this.surfBoxes), nS, Float64Array.from(this.polyBoxes), nP);
     const resultsCap = Math.max(nS, nP, 1);
+    // The level regions are rewritten below and the balls carried over, so no region keeps its data.
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
       4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
       4 * Math.max(this.polyExtents.length, 1)];
-    const offsets = new Int32Array(bytes.length);
-    let at = align16(this.base);
-    for (let r = 0; r < bytes.length; r++) {
-      offsets[r] = at;
-      at = align16(at + bytes[r]);
-    }
     // Carry the balls over (load time, not per frame: a copy is fine).
     let kept: Float32Array[] = [];
     if (this.balls > 0) {
       this.refresh();
       kept = this._views.map((v) => v.slice(0, this.balls));
     }
-    const have = this.memory.buffer.byteLength;
-    if (at > have) this.memory.grow(Math.ceil((Math.max(at, 2 * have) - have) / PAGE));
+    this.arena.layout(REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false })),
+      () => new Int32Array(this.memory.buffer, PLATFORMS_HEADER, PLATFORMS_FIELDS));
+    const offsets = this.arena.offsets;
     this.offsets = offsets;
     this.ballCap = ballCap;
     this.resultsCap = resultsCap;
