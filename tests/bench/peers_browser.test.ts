@@ -28,8 +28,11 @@ describe.skipIf(!browserSuites)("the peers comparison in Chromium", () => {
 
   it("runs every library on every scene, they agree, and the table is saved", async () => {
     const { page, problems } = await watchedPage(browser!);
+    // An error before the page publishes anything (a module that fails to load) fails the test at once.
+    const crashed = page.waitForEvent("pageerror", { timeout: 0 }).then((err) => { throw new Error(`peers.html failed: ${err.message}`); });
+    crashed.catch(() => {}); // handled by the race below; and a page closed later rejects it too
     await page.goto(`${origin}/peers.html${QUERY}`);
-    await page.waitForFunction(() => window.__peers?.done === true, undefined, { timeout: 110_000, polling: 500 });
+    await Promise.race([page.waitForFunction(() => window.__peers?.done === true, undefined, { timeout: 110_000, polling: 500 }), crashed]);
     const probe = await page.evaluate(() => JSON.parse(JSON.stringify(window.__peers)) as PeersProbe);
     await page.close();
 
