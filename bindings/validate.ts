@@ -35,7 +35,3 @@ export function checkSize(method: string, name: string, v: number): void {
   }
 }
 
-/** n rounded up to a multiple of 16 (region alignment). */
-export function align16(n: number): number {
-  return (n + 15) & ~15;
-}
