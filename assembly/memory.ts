@@ -76,3 +76,12 @@ export const SIMD: bool = ASC_FEATURE_SIMD;
 /** Whether the low 52 bits of an f64 (its mantissa) are all zero. */
 // @ts-ignore: decorator
 @inline export function f64MantissaZero(x: f64): bool { return (reinterpret<u64>(x) & 0xfffffffffffff) == 0; }
+
+// platforms part
+/**
+ * toI32 for a value the caller keeps strictly inside the i32 range (a cell or step count): the
+ * same truncation toward zero, with no saturation to do, so the JavaScript twin is one `| 0`
+ * that V8 inlines at every call (toI32's range checks make it too large to inline everywhere).
+ */
+// @ts-ignore: decorator
+@inline export function truncI32(x: f64): i32 { return <i32>x; }

@@ -16,7 +16,6 @@
 //   x, y, vx, vy, ax, ay, radius       f32[ball capacity] each
 //   results     i32[max(S, P, 1)]      ids of the last point query
 //   extents     f32[4 * P]             min x, min y, max x, max y per polyhedron (+-Infinity: unbounded)
-import { BaselinePlatformsKernel } from "./baseline/platforms.js";
 import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import { PLATFORMS_HEADER } from "../layout/grid.js";
 import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
@@ -51,7 +50,7 @@ export const PLATFORMER = {
 } as const;
 
 export interface PlatformsOptions {
-  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  /** `wasm` (default) or `js`, the same core compiled to JavaScript by tsc. */
   backend?: Backend;
   /** Largest ball radius (default 10): the static grid covers hit regions up to it; larger balls are rejected. */
   maxRadius?: number;
@@ -771,6 +770,6 @@ export interface CreatePlatformsOptions extends PlatformsOptions, CoreOptions {}
 
 /** Creates platforms on the chosen backend; `load` supplies the packaged module for the wasm one. */
 export async function createPlatformsWith(options: CreatePlatformsOptions, load: CoreLoader): Promise<Platforms> {
-  const kernel = await kernelFor<PlatformsKernel>(options.backend, options, load, (memory) => new BaselinePlatformsKernel(memory));
+  const kernel = await kernelFor<PlatformsKernel>(options.backend, options, load);
   return new Platforms(kernel, options.backend ?? "wasm", options);
 }

@@ -74,3 +74,7 @@ export function bitsF32(x: number): number { bitsI[0] = x; return bitsF[0]; }
 export function f64High(x: number): number { bitsD[0] = x; return bitsDI[1]; }
 export function f64FromHigh(hi: number): number { bitsDI[0] = 0; bitsDI[1] = hi; return bitsD[0]; }
 export function f64MantissaZero(x: number): boolean { bitsD[0] = x; return bitsDI[0] === 0 && (bitsDI[1] & 0xfffff) === 0; }
+
+// platforms part
+/** toI32 for a value strictly inside the i32 range: truncates toward zero (small enough for V8 to always inline). */
+export function truncI32(x: number): number { return x | 0; }
