@@ -89,3 +89,10 @@ export const SIMD: bool = ASC_FEATURE_SIMD;
 /** Entry i of a constant table (a `const T: StaticArray<i32> = [...]`), unchecked: callers keep i in range. */
 // @ts-ignore: decorator
 @inline export function tableI32(t: StaticArray<i32>, i: i32): i32 { return unchecked(t[i]); }
+// Platforms.
+/**
+ * toI32 for a value the caller keeps strictly inside the i32 range (a cell or step count): the
+ * same truncation toward zero, with no saturation to do.
+ */
+// @ts-ignore: decorator
+@inline export function truncI32(x: f64): i32 { return <i32>x; }

@@ -1,44 +1,71 @@
-// The platforms part's header access, the moving ball's state, and the static grid over the level
+// The platforms part's header and scratch access, and the static grid over the level
 // (cell lists built by the facade at load time, bindings/platform_index.ts). Layout:
-// layout/platforms.ts. Mirrored in bindings/baseline/platforms.ts.
+// layout/platforms.ts. asc compiles these files to the wasm core, tsc to the js backend.
 //
 // Maths runs in f64 on the stored f32 values (as assembly/shapes.ts does): f64 operations are the
-// same IEEE operations in wasm and in JS, so the core, the TS baseline and the brute-force reference
-// take the same decisions bit for bit, borderline contacts included.
+// same IEEE operations in wasm and in JS, so the wasm core, the js backend (this source compiled
+// by tsc) and the brute-force reference take the same decisions bit for bit, borderline contacts
+// included. Only the stores back to f32 round, through toF32.
 import { PLATFORMS_HEADER } from "../layout/grid.ts";
-import { P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS } from "../layout/platforms.ts";
+import {
+  P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS, P_HALFSPACES, P_POLY_CELLS, P_POLY_EXTENT, P_POLY_ITEMS,
+  P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, PLATFORMS_SCRATCH, X_BALL_R, X_BALL_VX, X_BALL_VY, X_BALL_X,
+  X_BALL_Y, X_BEST_NX, X_BEST_NY, X_BEST_T, X_BOX_HH, X_BOX_HW, X_CAST_DX, X_CAST_DY, X_CAST_R, X_CAST_X, X_CAST_X1,
+  X_CAST_Y, X_CAST_Y1,
+} from "../layout/platforms.ts";
+import { f32At, f64At, i32At, truncI32 } from "./memory.ts";
 
+// The js backend (this source compiled by tsc, run by V8) inlines a call only where it runs often
+// enough and within a budget, and boxes a double passed to or returned from a call it does not
+// inline: a heap allocation. So doubles are read and written through the leaf accessors f32At /
+// f64At / setF32 / setF64 directly, at the constant addresses below (or hdr), the part's inner
+// functions take and return integers only (but offerHit, called once per hit), and code that
+// reads or writes doubles only on a rarely taken path is a function of its own. Per-item loops
+// keep what they need in locals.
+
+/** Address of header field `field` (layout/platforms.ts). */
 // @ts-ignore: decorator
-@inline export function ph(field: i32): i32 {
-  return load<i32>(PLATFORMS_HEADER + (field << 2));
+@inline export function hdr(field: i32): i32 {
+  return PLATFORMS_HEADER + (field << 2);
 }
 
-// @ts-ignore: decorator
-@inline export function phF(field: i32): f64 {
-  return <f64>load<f32>(PLATFORMS_HEADER + (field << 2));
-}
+// Addresses of the header fields the per-item functions read (region pointers, the grid), and of
+// the f64 scratch slots (X_* in layout/platforms.ts, valid during one kernel call): constants, so a
+// read is one leaf call (asc folds them).
+export const AT_SURFACES = PLATFORMS_HEADER + (P_SURFACES << 2);
+export const AT_SURF_CELLS = PLATFORMS_HEADER + (P_SURF_CELLS << 2);
+export const AT_SURF_ITEMS = PLATFORMS_HEADER + (P_SURF_ITEMS << 2);
+export const AT_HALFSPACES = PLATFORMS_HEADER + (P_HALFSPACES << 2);
+export const AT_POLY_START = PLATFORMS_HEADER + (P_POLY_START << 2);
+export const AT_POLY_CELLS = PLATFORMS_HEADER + (P_POLY_CELLS << 2);
+export const AT_POLY_ITEMS = PLATFORMS_HEADER + (P_POLY_ITEMS << 2);
+export const AT_POLY_EXTENT = PLATFORMS_HEADER + (P_POLY_EXTENT << 2);
+export const AT_GRID_COLS = PLATFORMS_HEADER + (P_GRID_COLS << 2);
+export const AT_GRID_ROWS = PLATFORMS_HEADER + (P_GRID_ROWS << 2);
+export const AT_GRID_INV = PLATFORMS_HEADER + (P_GRID_INV << 2);
+export const AT_GRID_OX = PLATFORMS_HEADER + (P_GRID_OX << 2);
+export const AT_GRID_OY = PLATFORMS_HEADER + (P_GRID_OY << 2);
+const SCRATCH = PLATFORMS_HEADER + PLATFORMS_SCRATCH;
+export const BALL_X = SCRATCH + (X_BALL_X << 3);
+export const BALL_Y = SCRATCH + (X_BALL_Y << 3);
+export const BALL_VX = SCRATCH + (X_BALL_VX << 3);
+export const BALL_VY = SCRATCH + (X_BALL_VY << 3);
+export const BALL_R = SCRATCH + (X_BALL_R << 3);
+export const CAST_X = SCRATCH + (X_CAST_X << 3);
+export const CAST_Y = SCRATCH + (X_CAST_Y << 3);
+export const CAST_X1 = SCRATCH + (X_CAST_X1 << 3);
+export const CAST_Y1 = SCRATCH + (X_CAST_Y1 << 3);
+export const CAST_DX = SCRATCH + (X_CAST_DX << 3);
+export const CAST_DY = SCRATCH + (X_CAST_DY << 3);
+export const CAST_R = SCRATCH + (X_CAST_R << 3);
+export const BOX_HW = SCRATCH + (X_BOX_HW << 3);
+export const BOX_HH = SCRATCH + (X_BOX_HH << 3);
+export const BEST_T = SCRATCH + (X_BEST_T << 3);
+export const BEST_NX = SCRATCH + (X_BEST_NX << 3);
+export const BEST_NY = SCRATCH + (X_BEST_NY << 3);
 
-// @ts-ignore: decorator
-@inline export function setPh(field: i32, value: i32): void {
-  store<i32>(PLATFORMS_HEADER + (field << 2), value);
-}
-
-// @ts-ignore: decorator
-@inline export function setPhF(field: i32, value: f64): void {
-  store<f32>(PLATFORMS_HEADER + (field << 2), <f32>value);
-}
-
-// The ball being resolved: position and velocity in f64 for the whole fold (wasm has no tuples).
-export let ballX: f64 = 0;
-export let ballY: f64 = 0;
-export let ballVX: f64 = 0;
-export let ballVY: f64 = 0;
-
-export function setBall(x: f64, y: f64, vx: f64, vy: f64): void {
-  ballX = x; ballY = y; ballVX = vx; ballVY = vy;
-}
-
-// Counters of the current call, flushed to S_* at its end.
+// Counters of the current call, flushed to S_* at its end. The loops count in locals and add
+// once per call: a store to a module variable in a js loop makes V8 reload every imported binding.
 export let candidates = 0;
 export let contacts = 0;
 
@@ -47,21 +74,22 @@ export function resetCounters(): void {
   contacts = 0;
 }
 
-export function countCandidate(): void {
-  candidates++;
+/** Adds `tested` candidates and `touched` contacts to the current call's counters. */
+export function count(tested: i32, touched: i32): void {
+  candidates += tested;
+  contacts += touched;
 }
 
-export function countContact(): void {
-  contacts++;
-}
-
-/** Cell index of a point: row * cols + col, or cols * rows (the outside cell) beyond the grid or for NaN. */
-export function cellAt(x: f64, y: f64): i32 {
-  const cols = ph(P_GRID_COLS), rows = ph(P_GRID_ROWS);
-  const inv = phF(P_GRID_INV);
-  const tx = (x - phF(P_GRID_OX)) * inv;
-  const ty = (y - phF(P_GRID_OY)) * inv;
+/**
+ * Cell index of the point (f64 x, then y) at address `point` (BALL_X, CAST_X or CAST_X1):
+ * row * cols + col, or cols * rows (the outside cell) beyond the grid or for NaN.
+ */
+export function cellOf(point: i32): i32 {
+  const cols = i32At(AT_GRID_COLS), rows = i32At(AT_GRID_ROWS);
+  const inv = <f64>f32At(AT_GRID_INV);
+  const tx = (f64At(point) - <f64>f32At(AT_GRID_OX)) * inv;
+  const ty = (f64At(point + 8) - <f64>f32At(AT_GRID_OY)) * inv;
   // Compared as floats first: NaN and huge values land outside rather than in a saturated cell.
   if (!(tx >= 0 && tx < <f64>cols && ty >= 0 && ty < <f64>rows)) return cols * rows;
-  return <i32>ty * cols + <i32>tx;
+  return truncI32(ty) * cols + truncI32(tx);
 }

@@ -51,7 +51,7 @@ export const PLATFORMER = {
 } as const;
 
 export interface PlatformsOptions {
-  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  /** `wasm` (default) or `js`, the same core compiled to JavaScript by tsc. */
   backend?: Backend;
   /** Largest ball radius (default 10): the static grid covers hit regions up to it; larger balls are rejected. */
   maxRadius?: number;

@@ -1,5 +1,5 @@
-// The interface both backends implement for the platforms part: the wasm core's exports
-// (assembly/balls.ts) and the TS baseline (bindings/baseline/platforms.ts). Every call reads its
+// The interface both backends implement for the platforms part: the core's exports (assembly/balls.ts),
+// compiled to wasm by asc or to JavaScript by tsc (bindings/js_kernel.ts). Every call reads its
 // regions from the header at PLATFORMS_HEADER (layout/platforms.ts); none allocates.
 import type { WasmMemory } from "./wasm_types.js";
 

@@ -282,7 +282,7 @@ export function runPlatformer(level: LevelKind): void {
       `render     ${probe.renderMs.toFixed(2)} ms`,
       `balls      ${probe.balls.toLocaleString("en-US")}, ${probe.contacts.toLocaleString("en-US")} contacts`,
       `tested     ${(st.candidates / Math.max(st.substeps, 1)).toFixed(2)} ${level} per ball-substep`,
-      `backend    ${probe.backend}${probe.backend === "wasm" ? "" : " (TS baseline)"}`,
+      `backend    ${probe.backend}${probe.backend === "wasm" ? "" : " (the core compiled to JavaScript)"}`,
       `player     ${probe.onGround ? "on the ground" : "in the air"} at ${probe.x.toFixed(0)}, ${probe.y.toFixed(0)}`,
     ];
     if (!crossOriginIsolated) lines.push("timers     coarse (page not cross-origin isolated)");

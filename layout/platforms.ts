@@ -35,6 +35,19 @@
 //   C_T .. C_NY         f32   kernel      last cast's hit: fraction of the path, centre at contact, normal
 //   C_KIND, C_ID        i32   kernel      last cast's hit: HIT_SURFACE or HIT_POLYHEDRON, and its id
 //
+// Scratch (f64, at PLATFORMS_HEADER + PLATFORMS_SCRATCH + 8 * slot, past the fields above and
+// within the part's PART_HEADER_FIELDS): the doubles one kernel call hands from function to
+// function, valid only during that call. The js backend keeps them in memory rather than in
+// module variables or arguments: V8 boxes a double stored in a module variable, or passed to or
+// returned from a function it does not inline, a heap allocation each time. A point is two
+// consecutive slots, x then y (cellOf reads one by its first slot).
+//   X_BALL_X .. _R      the ball being resolved: position, velocity, radius (a point query's x, y, r)
+//   X_CAST_X, _Y        the current cast: start of the centre
+//   X_CAST_X1, _Y1      its end
+//   X_CAST_DX .. _R     its move (end - start) and circle radius
+//   X_BOX_HW, _HH       half extents of the current swept box
+//   X_BEST_T .. _NY     best hit of the current cast: fraction of the move, normal
+//
 // Surface record (SURF_STRIDE f32, 64 bytes), the seed's `lineToSurface` for p0 -> p1:
 //   0 nx, 1 ny       unit normal: rotate90(p1 - p0), normalised (left of the direction)
 //   2 o              offset n . p1
@@ -89,6 +102,25 @@ export const C_KIND = 55;
 export const C_ID = 56;
 
 export const PLATFORMS_FIELDS = 64;
+
+export const PLATFORMS_SCRATCH = 256;
+export const X_BALL_X = 0;
+export const X_BALL_Y = 1;
+export const X_BALL_VX = 2;
+export const X_BALL_VY = 3;
+export const X_BALL_R = 4;
+export const X_CAST_X = 5;
+export const X_CAST_Y = 6;
+export const X_CAST_X1 = 7;
+export const X_CAST_Y1 = 8;
+export const X_CAST_DX = 9;
+export const X_CAST_DY = 10;
+export const X_CAST_R = 11;
+export const X_BOX_HW = 12;
+export const X_BOX_HH = 13;
+export const X_BEST_T = 14;
+export const X_BEST_NX = 15;
+export const X_BEST_NY = 16;
 
 export const SURF_STRIDE = 16;
 export const HS_STRIDE = 4;
