@@ -3,7 +3,7 @@
 // regions the header points at. asc compiles it to the two wasm cores; the js backend is the scalar
 // core translated by wasm2js (scripts/build_js.mjs). Imports name their ".ts" files, which
 // AssemblyScript resolves in imports but not in `export ... from`, so each export is imported first.
-import { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./bucket_grid.ts";
+import { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./grid/index.ts";
 import { setPositions } from "./positions.ts";
 import { rectsBuild, rectsQueryBox } from "./rect_level.ts";
 import { rectsStepCharacters } from "./characters.ts";

@@ -1,10 +1,10 @@
 // The platforms part's header and scratch access, and the static grid over the level
 // (cell lists built by the facade at load time, bindings/platform_index.ts). Layout:
-// layout/platforms.ts. asc compiles these files to the wasm core, tsc to the js backend.
+// layout/platforms.ts.
 //
 // Maths runs in f64 on the stored f32 values (as assembly/shapes.ts does): f64 operations are the
-// same IEEE operations in wasm and in JS, so the wasm core, the js backend (this source compiled
-// by tsc) and the brute-force reference take the same decisions bit for bit, borderline contacts
+// same IEEE operations in wasm and in JS, so the wasm cores, the js backend (the scalar core
+// translated by wasm2js) and the brute-force reference take the same decisions bit for bit, borderline contacts
 // included. Only the stores back to f32 round, through toF32.
 import { PLATFORMS_HEADER } from "../layout/grid.ts";
 import {
@@ -15,7 +15,7 @@ import {
 } from "../layout/platforms.ts";
 import { f32At, f64At, i32At, truncI32 } from "./memory.ts";
 
-// The js backend (this source compiled by tsc, run by V8) inlines a call only where it runs often
+// V8, running the js backend's translation, inlines a call only where it runs often
 // enough and within a budget, and boxes a double passed to or returned from a call it does not
 // inline: a heap allocation. So doubles are read and written through the leaf accessors f32At /
 // f64At / setF32 / setF64 directly, at the constant addresses below (or hdr), the part's inner

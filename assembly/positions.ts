@@ -1,9 +1,8 @@
 // World.setPositions' kernel: the facade copies a game's f64 x and y arrays into the planes scratch
 // (free between calls) with two byte copies, and this pass checks them and writes them to the f32
 // stores. Writing the f32 views from f64 arrays with TypedArray.set converts number by number in
-// the engine: 10.3 us for 10,300 x and y on the machine measured, where the copies and the SIMD
-// build of this pass take 5.3 (`npm run bench`'s positions table; 5.8 when the SIMD pass checked
-// the f64s first and converted them in a second pass).
+// the engine; the copies and the SIMD build of this pass take about half that time (`npm run
+// bench`'s positions table).
 import { H_BOX, H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, PLANE_SLACK } from "../layout/grid.ts";
 import { hdr } from "./header.ts";
 import { SIMD, copy, f64At, setF32, toF32 } from "./memory.ts";
@@ -14,40 +13,61 @@ import { SIMD, copy, f64At, setF32, toF32 } from "./memory.ts";
  * number of magnitude at most MAX_COORD (the facade's checkCoord), writing nothing.
  */
 export function setPositions(n: i32): i32 {
+  return SIMD ? setPositionsSimd(n) : setPositionsScalar(0, n);
+}
+
+/**
+ * setPositions four slots a step, in one pass: each axis as two f64x2 demotions joined into one
+ * f32x4, written to H_BOX (scratch, 16 bytes a slot) and checked there; copied to the stores when
+ * every number passed. The check is on the f32s: rounding keeps order, so an |x| past MAX_COORD
+ * rounds to at least MAX_COORD in f32, and a lane below that in f32 (NaN is not) was at most
+ * MAX_COORD. When a lane is not below it (rare), the exact check takes every slot.
+ */
+function setPositionsSimd(n: i32): i32 {
   const xs = hdr(H_PLANES), ys = xs + ((hdr(H_CAPACITY) + PLANE_SLACK) << 3);
-  const xp = hdr(H_X), yp = hdr(H_Y), tx = hdr(H_BOX), ty = tx + (((n + 3) & ~3) << 2);
-  let i = 0;
-  if (SIMD) {
-    // Four slots a step, in one pass: each axis as two f64x2 demotions joined into one f32x4,
-    // written to H_BOX (scratch, 16 bytes a slot) and checked there; copied to the stores below
-    // when every number passed. The check is on the f32s: rounding keeps order, so an |x| past
-    // MAX_COORD rounds to at least MAX_COORD in f32, and a lane below that in f32 (NaN is not)
-    // was at most MAX_COORD. When a lane is not below it (rare), the exact check takes every slot.
-    const most = f32x4.splat(<f32>MAX_COORD);
-    let ok = i32x4.splat(-1);
-    for (; i + 4 <= n; i += 4) {
-      const o = i << 3;
-      const x = i32x4.shuffle(f32x4.demote_f64x2_zero(v128.load(xs + o)), f32x4.demote_f64x2_zero(v128.load(xs + o, 16)), 0, 1, 4, 5);
-      const y = i32x4.shuffle(f32x4.demote_f64x2_zero(v128.load(ys + o)), f32x4.demote_f64x2_zero(v128.load(ys + o, 16)), 0, 1, 4, 5);
-      ok = v128.and(ok, v128.and(f32x4.lt(f32x4.abs(x), most), f32x4.lt(f32x4.abs(y), most)));
-      v128.store(tx + (i << 2), x);
-      v128.store(ty + (i << 2), y);
-    }
-    if (!i32x4.all_true(ok)) i = 0;
+  const tx = hdr(H_BOX), ty = tx + (((n + 3) & ~3) << 2);
+  const most = f32x4.splat(<f32>MAX_COORD);
+  let ok = i32x4.splat(-1), i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = i << 3;
+    const x = i32x4.shuffle(f32x4.demote_f64x2_zero(v128.load(xs + o)), f32x4.demote_f64x2_zero(v128.load(xs + o, 16)), 0, 1, 4, 5);
+    const y = i32x4.shuffle(f32x4.demote_f64x2_zero(v128.load(ys + o)), f32x4.demote_f64x2_zero(v128.load(ys + o, 16)), 0, 1, 4, 5);
+    ok = v128.and(ok, v128.and(f32x4.lt(f32x4.abs(x), most), f32x4.lt(f32x4.abs(y), most)));
+    v128.store(tx + (i << 2), x);
+    v128.store(ty + (i << 2), y);
   }
-  // The exact check of the slots the SIMD pass did not check (all of them in the scalar build),
-  // before anything is written.
-  for (let j = i; j < n; j++) {
+  if (!i32x4.all_true(ok)) return setPositionsScalar(0, n);
+  const bad = checkPositions(i, n);
+  if (bad >= 0) return bad;
+  copy(hdr(H_X), tx, i << 2);
+  copy(hdr(H_Y), ty, i << 2);
+  writePositions(i, n);
+  return -1;
+}
+
+/** setPositions from slot `from` on, a slot at a time: the exact check of every slot first, then the writes. */
+function setPositionsScalar(from: i32, n: i32): i32 {
+  const bad = checkPositions(from, n);
+  if (bad >= 0) return bad;
+  writePositions(from, n);
+  return -1;
+}
+
+/** The first slot in [from, n) whose staged x or y is not a finite number of magnitude at most MAX_COORD, or -1. */
+function checkPositions(from: i32, n: i32): i32 {
+  const xs = hdr(H_PLANES), ys = xs + ((hdr(H_CAPACITY) + PLANE_SLACK) << 3);
+  for (let j = from; j < n; j++) {
     const x = f64At(xs + (j << 3)), y = f64At(ys + (j << 3));
     if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD)) return j;
   }
-  if (SIMD && i > 0) {
-    copy(xp, tx, i << 2);
-    copy(yp, ty, i << 2);
-  }
-  for (; i < n; i++) {
+  return -1;
+}
+
+/** Slots [from, n) take their staged x and y, rounded to f32. */
+function writePositions(from: i32, n: i32): void {
+  const xs = hdr(H_PLANES), ys = xs + ((hdr(H_CAPACITY) + PLANE_SLACK) << 3), xp = hdr(H_X), yp = hdr(H_Y);
+  for (let i = from; i < n; i++) {
     setF32(xp + (i << 2), toF32(f64At(xs + (i << 3))));
     setF32(yp + (i << 2), toF32(f64At(ys + (i << 3))));
   }
-  return -1;
 }

@@ -132,6 +132,10 @@ export const ENTRY_BYTES = 24;
 export const PLANE_SLACK = 8;
 export const KIND_SHIFT = 24; // entry tags: slots stay below 2^24
 export const TAG_SLOT = 0xffffff;
+// A reach grid record's cell field has this bit when the record is a rect whose f32 box (x, y,
+// x + a, y + b in f32) is the box the exact test uses (the f64 sums): for two such rects the f32
+// box test is the exact test, and the probe emits the pair without it.
+export const REACH_EXACT = 1 << 31;
 
 // The most cells per selected entity the grid may have (a sparse world gets coarser cells).
 export const CELLS_PER_ENTITY = 4;
