@@ -12,7 +12,10 @@
 // The module wasm2js writes (its --emscripten form) declares `instantiate(imports)`, returning a
 // fresh instance with its own memory: this script adds `createCore()`, which makes one and wraps
 // each export to convert its arguments as a wasm call would (ToInt32 for i32, Math.fround for f32),
-// the types read from the module. f64 arguments pass as they are: the facade hands the core only
+// the types read from the module.
+//
+// `--quick` (npm start) skips binaryen's optimizer in both steps, as the dev cores skip asc's: the
+// translation then takes about a third of the time and runs slower, for the demo only. f64 arguments pass as they are: the facade hands the core only
 // numbers, and a fresh double passed to a call V8 does not inline is boxed (an allocation a frame).
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,10 +27,11 @@ const bin = (name) => require.resolve(`binaryen/bin/${name}`);
 const dist = new URL("../dist/", import.meta.url);
 const input = new URL("hitcore.wasm", dist), lowered = new URL("hitcore-js.tmp.wasm", dist), output = new URL("hitcore.js", dist);
 
+const optimize = process.argv.includes("--quick") ? [] : ["-O3"];
 const run = (tool, args) => execFileSync(process.execPath, [bin(tool), ...args], { stdio: ["ignore", "ignore", "inherit"] });
 run("wasm-opt", [input.pathname, "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals",
-  "--llvm-nontrapping-fptoint-lowering", "--llvm-memory-copy-fill-lowering", "--signext-lowering", "-O3", "-o", lowered.pathname]);
-run("wasm2js", [lowered.pathname, "-O3", "--emscripten", "-o", output.pathname]);
+  "--llvm-nontrapping-fptoint-lowering", "--llvm-memory-copy-fill-lowering", "--signext-lowering", ...optimize, "-o", lowered.pathname]);
+run("wasm2js", [lowered.pathname, ...optimize, "--emscripten", "-o", output.pathname]);
 
 // The exported functions' parameter types, for the argument conversions.
 const module = binaryen.readBinary(readFileSync(lowered));
