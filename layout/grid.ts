@@ -33,8 +33,6 @@ export const PLATFORMS_HEADER = 512; // surfaces, polyhedra, balls (layout/platf
 export const RECTS_HEADER = 1024; // prefabs, instances, quadtree, characters (layout/rects.ts)
 export const TILES_HEADER = 1536; // tile maps, collision points (layout/tiles.ts)
 export const PART_HEADER_FIELDS = 128;
-/** Where the TS baseline's arena starts (the wasm core reports its own, past its static data). */
-export const BASELINE_ARENA_BASE = 2048;
 
 export const H_CAPACITY = 0;
 export const H_X = 1;
