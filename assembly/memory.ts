@@ -42,12 +42,9 @@ export const SIMD: bool = ASC_FEATURE_SIMD;
 /** Truncates toward zero (saturating in wasm; callers keep values in range). */
 // @ts-ignore: decorator
 @inline export function toI32<T>(x: T): i32 { return <i32>x; }
-/** Rounds to the nearest f32: every f32 result the js backend must match bit for bit goes through this. */
+/** Rounds to the nearest f32 (a no-op on an f32): marks where the core rounds. */
 // @ts-ignore: decorator
 @inline export function toF32<T>(x: T): f32 { return <f32>x; }
-/** The same 32 bits read as unsigned (for unsigned comparisons and shifts). */
-// @ts-ignore: decorator
-@inline export function toU32(x: i32): u32 { return <u32>x; }
 /** 1 for true, 0 for false. */
 // @ts-ignore: decorator
 @inline export function bit(b: bool): i32 { return <i32>b; }
@@ -58,8 +55,6 @@ export const SIMD: bool = ASC_FEATURE_SIMD;
 @inline export function ctz32(x: i32): i32 { return ctz(x); }
 // @ts-ignore: decorator
 @inline export function popcnt32(x: i32): i32 { return popcnt(x); }
-// @ts-ignore: decorator
-@inline export function clz32(x: i32): i32 { return clz(x); }
 /** The bits of an f32. */
 // @ts-ignore: decorator
 @inline export function f32Bits(x: f32): i32 { return reinterpret<i32>(x); }
@@ -72,9 +67,6 @@ export const SIMD: bool = ASC_FEATURE_SIMD;
 /** The f64 whose high 32 bits are hi and low 32 bits are zero. */
 // @ts-ignore: decorator
 @inline export function f64FromHigh(hi: i32): f64 { return reinterpret<f64>(<u64>hi << 32); }
-/** Whether the low 52 bits of an f64 (its mantissa) are all zero. */
-// @ts-ignore: decorator
-@inline export function f64MantissaZero(x: f64): bool { return (reinterpret<u64>(x) & 0xfffffffffffff) == 0; }
 
 // Bucket grid.
 /** The lesser of two i32s (a select, as AssemblyScript's min). */

@@ -11,7 +11,7 @@
 //   quadtree): a query visits a node's quadrants only on the sides its box reaches, exactly the
 //   seed's "is it in the left or right half, the top or bottom half?" step. Empty subtrees are
 //   skipped through a per-node subtree count.
-// - Geometry is computed in f64 from the f32 stores: the wasm core and the TS baseline then run
+// - Geometry is computed in f64 from the f32 stores: the wasm cores and the js backend then run
 //   the same IEEE operations and agree bit for bit.
 import {
   MAX_DEPTH, MIRROR_X, MIRROR_Y, RH, RH_DEPTH, RH_INST_BOX, RH_INST_FLAGS, RH_INST_NODE, RH_INST_PREFAB,

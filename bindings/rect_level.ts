@@ -1,4 +1,4 @@
-// The typed facade of the rects part: one RectLevel over either kernel (wasm core or TS baseline).
+// The typed facade of the rects part: one RectLevel over either kernel (wasm core or its js translation).
 // It owns the layout of layout/rects.ts, growth and validation; the kernels run the loops.
 //
 // Regions, in this order from the arena base (P prefabs, R rects, I instances, N quadtree nodes,
@@ -71,7 +71,7 @@ const CONFIG_FIELDS: [keyof CharacterConfig, number][] = [
 ];
 
 export interface RectLevelOptions {
-  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  /** `wasm` (default) or `js`, the scalar core translated to JavaScript. */
   backend?: Backend;
   /** Room reserved before the stores grow (x2); all grow on demand. */
   prefabCapacity?: number;
@@ -187,7 +187,7 @@ export class RectLevel {
 
   // ---- level pieces -------------------------------------------------------------------------
 
-  /** Bytes of the level's memory (wasm memory or the baseline's), for growth checks. */
+  /** Bytes of the level's memory (wasm memory or the js backend's), for growth checks. */
   get memoryBytes(): number { return this.memory.buffer.byteLength; }
 
   /** Prefabs defined. */

@@ -1,4 +1,4 @@
-// The tile map facade: one TileMap over either kernel (wasm core or TS baseline). It owns the
+// The tile map facade: one TileMap over either kernel (wasm core or its js translation). It owns the
 // layout, growth and validation; the kernels run the loops (assembly/tile_map.ts,
 // assembly/tile_controller.ts). Coordinates are y-up, row 0 at the bottom (layout/tiles.ts).
 //
@@ -83,7 +83,7 @@ export interface TileControllerTuning {
 }
 
 export interface TileMapOptions extends CoreOptions {
-  /** `wasm` (default) or `js`, the pure-TS baseline. */
+  /** `wasm` (default) or `js`, the scalar core translated to JavaScript. */
   backend?: Backend;
   /** The map: the seed's ASCII rows (first line on top), a Tiled JSON map, or an empty cols x rows. */
   ascii?: readonly string[] | string;

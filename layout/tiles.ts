@@ -4,7 +4,7 @@
 // World coordinates are y-up, as in the tower seed: cell (col, row) covers
 // [col * T, (col + 1) * T) x [row * T, (row + 1) * T), row 0 is the bottom row (the LAST line of an
 // ASCII map), T = P_TILE. Cell index = row * cols + col. Coordinates are f64 in both kernels, so the
-// wasm core and the TS baseline compute bit-identical results without rounding each step to f32.
+// wasm cores and the js backend compute bit-identical results without rounding each step to f32.
 //
 // Header: one i32 per field at TILES_HEADER + 4 * field. The facade writes all of them.
 //

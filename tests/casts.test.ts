@@ -1,6 +1,6 @@
 // Swept boxes against surfaces and polyhedra (Platforms.castBox), the aliases that give both stores
 // the same four casts, and one cast across stores (bindings/casts.ts). Differential: the wasm core,
-// the TS baseline and a brute-force reference written from the definition (every shape, no grid:
+// the js backend and a brute-force reference written from the definition (every shape, no grid:
 // the Minkowski sum of each shape and the box as halfspaces, Cyrus-Beck on the centre's segment)
 // agree exactly on seeded random scenes; a tunnelling trial checks the answers against geometry
 // computed another way (point in polygon, separating axes).

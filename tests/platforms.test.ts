@@ -1,5 +1,5 @@
 // The platforms part: surfaces (seed 000), polyhedra (seed 001), the ball batch step and casts.
-// Differential: the wasm core, the js backend (the same core compiled by tsc) and the brute-force
+// Differential: the wasm core, the js backend (the scalar core translated by wasm2js) and the brute-force
 // reference (tests/platforms_reference.ts) agree exactly on seeded random levels, hard cases
 // included; the seeds' own levels are fixtures.
 import { describe, expect, it } from "vitest";

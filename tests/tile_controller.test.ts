@@ -2,7 +2,7 @@
 // map and on small maps drawn for one move each, with the end state the map's geometry dictates
 // (walk, jump onto a platform, climb a ladder up and down, step up, collect a row of coins, touch a
 // monster, walk across the wrap seam, the falling-jump grace); no snag over 1,000 seams; no falling
-// through a platform at any speed; and the wasm core and the TS baseline in lockstep on random maps.
+// through a platform at any speed; and the wasm cores and the js backend in lockstep on random maps.
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";

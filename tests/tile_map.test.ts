@@ -1,4 +1,4 @@
-// The tile map: collision points and swept boxes agree between the wasm core, the TS baseline and
+// The tile map: collision points and swept boxes agree between the wasm cores, the js backend and
 // the brute-force references (tests/tiles_reference.ts) on seeded random maps, including the hard
 // cases (points on cell edges, monsters straddling cells and the wrap seam, any number of monsters
 // in one cell, boxes flush against tiles, movers much faster than a tile per frame); boxes slide
