@@ -2,7 +2,7 @@
 // diagonal) per sample against a random level of surfaces and polyhedra, wasm against js; and the
 // same boxes cast across a RectLevel and the Platforms in one call per box (bindings/casts.ts).
 import { Bench } from "tinybench";
-import { castBox, createPlatforms, createRectLevel, type Platforms, type RectLevel } from "../bindings/node.js";
+import { castBox, createWorld, type Platforms, type RectLevel } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
 import { randomPolygons, randomSurfaces } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
@@ -22,11 +22,11 @@ function boxes(seed: number): Float64Array {
 }
 
 async function level(backend: (typeof backends)[number]): Promise<{ p: Platforms; r: RectLevel }> {
-  const p = await createPlatforms({ backend, wasm, maxRadius: 10 });
+  const p = (await createWorld({ backend, wasm })).addPlatforms({ maxRadius: 10 });
   p.addSurfaces(randomSurfaces(2000, 3, SIDE));
   for (const poly of randomPolygons(600, 4, SIDE)) p.addPolygon(poly);
   p.addHalfspaces([0, 1, -20]);
-  const r = await createRectLevel({ backend, wasm });
+  const r = (await createWorld({ backend, wasm })).addRectLevel();
   const rand = mulberry32(5);
   const prefab = r.addPrefab([0, 0, 40, 10, 15, 10, 10, 40]);
   for (let i = 0; i < 1500; i++) r.addInstance(prefab, Math.round(rand() * SIDE), Math.round(rand() * SIDE));

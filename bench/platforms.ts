@@ -2,7 +2,7 @@
 // (seed 001), one batch step per frame, wasm against js, at two level sizes 10x apart to show
 // the per-ball cost stays flat (the static grid).
 import { Bench } from "tinybench";
-import { createPlatforms, type Platforms } from "../bindings/node.js";
+import { createWorld, type Platforms } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
 import { PlatformRain, randomPolygons, randomSurfaces } from "../fixtures/platform_levels.js";
 
@@ -51,7 +51,7 @@ function stateHash(p: Platforms): number {
 /** Steps the same rain on both backends; throws if they ever disagree. Returns the runs, warmed up. */
 async function agree(w: Workload): Promise<{ p: Platforms; rain: PlatformRain }[]> {
   const runs = await Promise.all(backends.map(async (backend) => {
-    const p = await createPlatforms({ backend, wasm, ballCapacity: BALLS, maxRadius: 10 });
+    const p = (await createWorld({ backend, wasm })).addPlatforms({ ballCapacity: BALLS, maxRadius: 10 });
     return { p, rain: w.build(p) };
   }));
   for (let f = 0; f < 120; f++) {

@@ -2,7 +2,7 @@
 // (quadtree against brute force over master boxes), view culling queries, and anti-tunneling
 // projectiles in a thin-wall arena; wasm against the TS baseline.
 import { Bench } from "tinybench";
-import { createRectLevel, SEARCH_BOXES, SEARCH_TREE, type RectLevel } from "../bindings/node.js";
+import { createWorld, SEARCH_BOXES, SEARCH_TREE, type RectLevel } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
 import { dropCharacters, randomInputs, randomLevel, randomLevelSide, thinWallArena } from "../fixtures/rect_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
@@ -17,7 +17,7 @@ interface Workload {
 }
 
 async function characterLevel(backend: "wasm" | "js"): Promise<RectLevel> {
-  const level = await createRectLevel({ backend, wasm });
+  const level = (await createWorld({ backend, wasm })).addRectLevel();
   randomLevel(level, INSTANCES, 1);
   dropCharacters(level, CHARACTERS, randomLevelSide(INSTANCES), 2);
   level.build();
@@ -67,7 +67,7 @@ function projectiles(): Workload {
   return {
     name: `${PROJECTILES.toLocaleString("en-US")} projectiles, thin walls, speeds up to 100`,
     async make(backend) {
-      const level = await createRectLevel({ backend, wasm, projectileCapacity: PROJECTILES });
+      const level = (await createWorld({ backend, wasm })).addRectLevel({ projectileCapacity: PROJECTILES });
       thinWallArena(level, 200, 2000, 9);
       const rnd = mulberry32(21);
       for (let q = 0; q < PROJECTILES; q++) {

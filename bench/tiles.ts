@@ -1,7 +1,7 @@
 // The tile workloads: 10,000 entities with the seed's ten collision points each on a 1,000 x 1,000
 // map, 10,000 swept boxes, and 10,000 platformer controllers, wasm against js.
 import { Bench } from "tinybench";
-import { createTileMap, seedCollisionPoints, type TileMap } from "../bindings/node.js";
+import { createWorld, seedCollisionPoints, type TileMap } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { fillRandomCells, randomOrigins } from "../fixtures/tile_maps.js";
@@ -12,7 +12,7 @@ const T = 16;
 const MONSTERS = 20000;
 
 async function bigMap(backend: "wasm" | "js"): Promise<TileMap> {
-  const m = await createTileMap({ backend, wasm, cols: SIDE, rows: SIDE, tileSize: T, wrap: true, entityCapacity: N, boxCapacity: N, controllerCapacity: N, monsterCapacity: MONSTERS });
+  const m = (await createWorld({ backend, wasm })).addTileMap({ cols: SIDE, rows: SIDE, tileSize: T, wrap: true, entityCapacity: N, boxCapacity: N, controllerCapacity: N, monsterCapacity: MONSTERS });
   fillRandomCells(m.cells, SIDE, SIDE, 7);
   const rnd = mulberry32(8);
   for (let k = 0; k < MONSTERS; k++) m.addMonster(Math.floor(rnd() * SIDE * T), Math.floor(rnd() * (SIDE - 1) * T), 12, 12, k & 3);

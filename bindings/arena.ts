@@ -1,15 +1,21 @@
-// The one region allocator of the facade: each part lays its stores out in its kernel's memory as
-// an ordered list of regions, and every part grows and moves them the same way.
+// The one region allocator of the facade. A world's parts (bodies, tile map, rect level,
+// platforms) share one memory; each part lays its stores out as an ordered list of regions in a
+// block of its own, and every part grows and moves them the same way.
 //
-//   arena base (kernel.arenaBase(), past the headers and the core's static data)
-//   | region 0 | pad | region 1 | pad | ... | region n-1 | pad |   each region 16-byte aligned
+//   heap base (kernel.arenaBase(), past the headers and the core's static data)
+//   | block of part A | block of part B | ...                        Heap.top: first free byte
+//   block = | region 0 | pad | region 1 | pad | ... | region n-1 | pad |   each region 16-byte aligned
 //
 // A part's header holds each region's byte offset in the field the region names, so the core finds
 // its regions by reading the header. A relayout computes every offset first, grows memory once,
-// then moves the regions that keep their data, from the last back to the first: capacities only
-// grow, so no region starts below its old offset and moving from the end never overwrites data
-// not yet moved. The bytes a kept region gains are zeroed; regions that do not keep their data
-// are the part's scratch or are rewritten by the part after the relayout.
+// then moves the regions that keep their data, from the last back to the first. The block grows in
+// place when it is the last one in the heap, and otherwise moves to the heap's top, so one part's
+// growth never moves another part's regions (their views stay valid until memory grows). Capacities
+// only grow and a block never moves down, so no region starts below its old offset, and moving
+// from the end never overwrites data not yet moved. The bytes a kept region gains are zeroed;
+// regions that do not keep their data are the part's scratch or are rewritten by the part after the
+// relayout. A block left behind is not reused: growth doubles capacities, so what is left behind
+// adds up to less than what is in use.
 
 import type { WasmMemory } from "./wasm_types.js";
 
@@ -27,8 +33,15 @@ export function align16(at: number): number {
   return (at + 15) & ~15;
 }
 
-/** The regions of one part in one memory. */
+/** The bytes of one memory that the parts of a world share: past `top`, nothing is in use. */
+export class Heap {
+  constructor(public top: number) {}
+}
+
+/** The regions of one part in a memory it may share with other parts (through one Heap). */
 export class Arena {
+  /** First byte of the part's block (0 before the first layout). */
+  start = 0;
   /** Byte offset of each region, in the order of the last layout. */
   offsets = new Int32Array(0);
   /** Byte size of each region. */
@@ -37,11 +50,10 @@ export class Arena {
   end = 0;
 
   /**
-   * `header` is the part's header as i32s (its fields take the offsets); `base` the first byte the
-   * part may use. `headroom` > 1 grows memory by at least that factor of its size, so that a part
+   * `heap` is shared by every part of one memory. `headroom` > 1 grows memory by at least that factor of its size, so that a part
    * whose layout is rebuilt often (a level edited piece by piece) does not grow memory every time.
    */
-  constructor(private readonly memory: WasmMemory, private readonly base: number, private readonly headroom = 1) {}
+  constructor(private readonly memory: WasmMemory, private readonly heap: Heap, private readonly headroom = 1) {}
 
   /**
    * Lays `regions` out from the base, grows memory if they do not fit, moves the data of the
@@ -51,7 +63,9 @@ export class Arena {
    */
   layout(regions: readonly Region[], header: () => Int32Array): number {
     const n = regions.length, offsets = new Int32Array(n), sizes = new Int32Array(n);
-    let at = align16(this.base);
+    const heap = this.heap;
+    const start = this.end !== 0 && this.end === heap.top ? this.start : align16(heap.top);
+    let at = start;
     for (let r = 0; r < n; r++) {
       offsets[r] = at;
       sizes[r] = regions[r].bytes;
@@ -69,7 +83,9 @@ export class Arena {
     }
     this.offsets = offsets;
     this.sizes = sizes;
+    this.start = start;
     this.end = at;
+    heap.top = at;
     const h = header();
     for (let r = 0; r < n; r++) h[regions[r].field] = offsets[r];
     return at;

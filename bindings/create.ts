@@ -4,7 +4,7 @@ import { jsKernel } from "./js_kernel.js";
 import { describe } from "./validate.js";
 import { wasmKernel } from "./wasm_kernel.js";
 import type { WasmBytes, WasmMemory, WasmModule } from "./wasm_types.js";
-import { HitcoreError, World, type WorldOptions } from "./world.js";
+import { HitcoreError, World, type WorldKernel, type WorldOptions } from "./world.js";
 
 /** Where the compiled core comes from: a compiled module, its bytes, or a URL (browser entry). */
 export type WasmSource = WasmModule | WasmBytes | URL | string;
@@ -86,6 +86,6 @@ export async function kernelFor<K extends { readonly memory: WasmMemory }>(
 
 /** Creates a world on the chosen backend; `load` supplies the packaged module for the wasm one. */
 export async function createWorldWith(options: CreateOptions, load: CoreLoader): Promise<World> {
-  const kernel = await kernelFor<Kernel>(options.backend, options, load);
+  const kernel = await kernelFor<WorldKernel>(options.backend, options, load);
   return new World(kernel, options.backend ?? "wasm", options);
 }

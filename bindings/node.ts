@@ -2,9 +2,6 @@
 import { readFile } from "node:fs/promises";
 import { compileOnce, compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
-import { createRectLevelWith, type CreateRectLevelOptions, type RectLevel } from "./rect_level.js";
-import { createPlatformsWith, type CreatePlatformsOptions, type Platforms } from "./platforms.js";
-import { createTileMapWith, type TileMap, type TileMapOptions } from "./tile_map.js";
 
 export * from "./world.js";
 export * from "./primitives.js";
@@ -31,17 +28,3 @@ export function createWorld(options: CreateOptions = {}): Promise<World> {
   return createWorldWith(options, load);
 }
 
-/** Creates a rectangle level (prefabs, instances, quadtree, characters, casts); `backend: "js"` needs no wasm. */
-export function createRectLevel(options: CreateRectLevelOptions = {}): Promise<RectLevel> {
-  return createRectLevelWith(options, load);
-}
-
-/** Creates surfaces, polyhedra and balls in one kernel. The wasm backend (default) compiles the core once per file; `backend: "js"` needs no wasm. */
-export function createPlatforms(options: CreatePlatformsOptions = {}): Promise<Platforms> {
-  return createPlatformsWith(options, load);
-}
-
-/** Creates a tile map (ASCII, Tiled JSON or empty) on the wasm core (default) or the `js` baseline. */
-export function createTileMap(options: TileMapOptions): Promise<TileMap> {
-  return createTileMapWith(options, load);
-}

@@ -16,7 +16,7 @@
 //   x, y, vx, vy, ax, ay, radius       f32[ball capacity] each
 //   results     i32[max(S, P, 1)]      ids of the last point query
 //   extents     f32[4 * P]             min x, min y, max x, max y per polyhedron (+-Infinity: unbounded)
-import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
+import { Arena, type Heap } from "./arena.js";
 import { PLATFORMS_HEADER } from "../layout/grid.js";
 import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
@@ -28,7 +28,6 @@ import {
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.js";
 import { cleanPolygon, convexParts } from "./polygon.js";
-import { Arena } from "./arena.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 
@@ -51,8 +50,6 @@ export const PLATFORMER = {
 } as const;
 
 export interface PlatformsOptions {
-  /** `wasm` (default) or `js`, the same core compiled to JavaScript by tsc. */
-  backend?: Backend;
   /** Largest ball radius (default 10): the static grid covers hit regions up to it; larger balls are rejected. */
   maxRadius?: number;
   /** Balls to reserve room for (default 1024); the store grows x2 when full. */
@@ -242,8 +239,8 @@ export class Platforms {
   readonly hit: PlatformHit;
   private readonly castLength = new Float64Array(1);
 
-  /** Use createPlatforms() from the package entry; this constructor takes an instantiated kernel. */
-  constructor(kernel: PlatformsKernel, backend: Backend, options: PlatformsOptions = {}) {
+  /** Use world.addPlatforms(); this constructor takes the world's kernel and heap. */
+  constructor(kernel: PlatformsKernel, backend: Backend, heap: Heap, options: PlatformsOptions = {}) {
     this.maxRadius = checkOption("maxRadius", options.maxRadius ?? PLATFORMER.radius, Number.MIN_VALUE, 1e6, false);
     this.ballCap = checkOption("ballCapacity", options.ballCapacity ?? 1024, 1, 1 << 22, true);
     this.maxBalls = checkOption("maxBalls", options.maxBalls ?? 1 << 22, this.ballCap, 1 << 24, true);
@@ -255,7 +252,7 @@ export class Platforms {
     this.backend = backend;
     this.memory = kernel.memory;
     // Memory grows at least twofold: a level added piece by piece is laid out again at each query.
-    this.arena = new Arena(kernel.memory, kernel.arenaBase(), 2);
+    this.arena = new Arena(kernel.memory, heap, 2);
     this.relayout(this.ballCap);
     this.header[C_ID] = -1;
     this.headerF[C_T] = 1;
@@ -785,10 +782,4 @@ export class Platforms {
   }
 }
 
-export interface CreatePlatformsOptions extends PlatformsOptions, CoreOptions {}
 
-/** Creates platforms on the chosen backend; `load` supplies the packaged module for the wasm one. */
-export async function createPlatformsWith(options: CreatePlatformsOptions, load: CoreLoader): Promise<Platforms> {
-  const kernel = await kernelFor<PlatformsKernel>(options.backend, options, load);
-  return new Platforms(kernel, options.backend ?? "wasm", options);
-}

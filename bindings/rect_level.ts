@@ -8,12 +8,11 @@
 //   nodeBox f64[4N], nodeStart i32[N+1], nodeSub i32[N]; stack i32[STACK_CAP]; castOut f64[CAST_OUT_WORDS]
 //   cx, cy, cw, ch, cvx, cvy f32[C]; ckind, cinput, cstate, cgrace i32[C]; stomps i32[2C]
 //   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
-import { Arena, type Region } from "./arena.js";
+import { Arena, type Heap, type Region } from "./arena.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend, World } from "./world.js";
 import { KIND_CIRCLE, KIND_POINT } from "../layout/grid.js";
 import type { RectsKernel } from "./rects_kernel.js";
-import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
 import type { WasmMemory } from "./wasm_types.js";
 import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT,
@@ -71,8 +70,6 @@ const CONFIG_FIELDS: [keyof CharacterConfig, number][] = [
 ];
 
 export interface RectLevelOptions {
-  /** `wasm` (default) or `js`, the scalar core translated to JavaScript. */
-  backend?: Backend;
   /** Room reserved before the stores grow (x2); all grow on demand. */
   prefabCapacity?: number;
   rectCapacity?: number;
@@ -83,13 +80,6 @@ export interface RectLevelOptions {
   character?: Partial<CharacterConfig>;
 }
 
-export interface CreateRectLevelOptions extends RectLevelOptions, CoreOptions {}
-
-/** Creates a level on the chosen backend; `load` supplies the packaged module (the node and browser entries). */
-export async function createRectLevelWith(options: CreateRectLevelOptions, load: CoreLoader): Promise<RectLevel> {
-  const kernel = await kernelFor<RectsKernel>(options.backend, options, load);
-  return new RectLevel(kernel, options.backend ?? "wasm", options);
-}
 
 /** What the last call visited (allocates: for tests and the HUD, not the frame loop). */
 export interface RectStats {
@@ -144,7 +134,7 @@ const nodesFor = (depth: number): number => ((1 << ((depth + 1) << 1)) - 1) / 3;
 /**
  * A platformer level of instanced rectangle prefabs with a quadtree, four-sensor characters
  * stepped in one call per frame, casts and swept shapes against the rects, and projectiles that
- * cannot tunnel. Use createRectLevel() from the package entry.
+ * cannot tunnel. Use world.addRectLevel().
  */
 export class RectLevel {
   readonly backend: Backend;
@@ -167,8 +157,8 @@ export class RectLevel {
   private headerF = new Float32Array(0);
   private views: (Float32Array | Int32Array | Float64Array)[] = [];
 
-  /** Use createRectLevel() from the package entry; this constructor takes an instantiated kernel. */
-  constructor(kernel: RectsKernel, backend: Backend, options: RectLevelOptions = {}) {
+  /** Use world.addRectLevel(); this constructor takes the world's kernel and heap. */
+  constructor(kernel: RectsKernel, backend: Backend, heap: Heap, options: RectLevelOptions = {}) {
     const cap = (name: string, v: number | undefined, d: number) => checkCount(name, v ?? d, 1);
     this.caps = {
       P: cap("prefabCapacity", options.prefabCapacity, 16), R: cap("rectCapacity", options.rectCapacity, 128),
@@ -179,7 +169,7 @@ export class RectLevel {
     this.kernel = kernel;
     this.backend = backend;
     this.memory = kernel.memory;
-    this.arena = new Arena(kernel.memory, kernel.arenaBase());
+    this.arena = new Arena(kernel.memory, heap);
     this.relayout(this.caps);
     this.header[RH_DEPTH] = -1;
     this.writeConfig();

@@ -20,8 +20,7 @@
 //   ctlF        f64[5C]        CF_*
 //   ctlI        i32[9C]        CI_*
 import { parseAsciiMap, type ParsedTileMap } from "./ascii_map.js";
-import { Arena, type Region } from "./arena.js";
-import { kernelFor, type CoreLoader, type CoreOptions } from "./create.js";
+import { Arena, type Heap, type Region } from "./arena.js";
 import { TILES_HEADER } from "../layout/grid.js";
 import { parseTiledMap, type TiledMap, type TiledOptions } from "./tiled.js";
 import {
@@ -82,9 +81,7 @@ export interface TileControllerTuning {
   coinScore: number; // 50
 }
 
-export interface TileMapOptions extends CoreOptions {
-  /** `wasm` (default) or `js`, the scalar core translated to JavaScript. */
-  backend?: Backend;
+export interface TileMapOptions {
   /** The map: the seed's ASCII rows (first line on top), a Tiled JSON map, or an empty cols x rows. */
   ascii?: readonly string[] | string;
   tiled?: unknown;
@@ -217,8 +214,8 @@ export class TileMap {
   private _ctlF = new Float64Array(0);
   private _ctlI = new Int32Array(0);
 
-  /** Use createTileMap() from the package entry; this constructor takes an instantiated kernel. */
-  constructor(kernel: TileKernel, backend: Backend, map: ParsedTileMap & Partial<TiledMap>, options: TileMapOptions = {}) {
+  /** Use world.addTileMap(); this constructor takes the world's kernel and heap. */
+  constructor(kernel: TileKernel, backend: Backend, heap: Heap, map: ParsedTileMap & Partial<TiledMap>, options: TileMapOptions = {}) {
     this.kernel = kernel;
     this.backend = backend;
     this.memory = kernel.memory;
@@ -243,7 +240,7 @@ export class TileMap {
     const tuning = tuningFor(T, options.controller ?? {});
     this.monsterTypes = new Int32Array(caps.monsters);
     this.cover = new Int32Array(caps.cells);
-    this.arena = new Arena(kernel.memory, kernel.arenaBase());
+    this.arena = new Arena(kernel.memory, heap);
     this.relayout(caps);
     this._cells.set(map.cells);
     this._monHead.fill(NO_MONSTER);
@@ -731,11 +728,9 @@ export function parseMapOptions(options: TileMapOptions): ParsedTileMap & Partia
   return { cols, rows, cells: new Uint8Array(cols * rows), monsters: new Int32Array(0) };
 }
 
-/** Creates a tile map on the chosen backend; `load` supplies the packaged module for the wasm one. */
-export async function createTileMapWith(options: TileMapOptions, load: CoreLoader): Promise<TileMap> {
-  // Parse and check the map first: a malformed map fails before any instance or memory exists.
+/** A tile map in a world's memory (world.addTileMap). The map is parsed and checked before anything is laid out. */
+export function tileMapIn(kernel: TileKernel, backend: Backend, heap: Heap, options: TileMapOptions): TileMap {
   const map = parseMapOptions(options);
   if (options.wrap !== undefined && typeof options.wrap !== "boolean") throw new HitcoreError("INVALID_OPTION", `wrap must be a boolean, got ${describe(options.wrap)}.`);
-  const kernel = await kernelFor<TileKernel>(options.backend, options, load);
-  return new TileMap(kernel, options.backend ?? "wasm", map, options);
+  return new TileMap(kernel, backend, heap, map, options);
 }

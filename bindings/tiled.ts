@@ -673,7 +673,7 @@ function readObjects(layers: { layer: Json; where: string; ox: number; oy: numbe
 
 // ---- loading --------------------------------------------------------------------------------
 
-/** Maps built here: handed back as they are when passed again (createTileMap({ tiled: await loadTiledMap(...) })). */
+/** Maps built here: handed back as they are when passed again (world.addTileMap({ tiled: await loadTiledMap(...) })). */
 const loadedMaps = new WeakSet<object>();
 
 export function checkOptions(options: unknown, method: string): CheckedOptions {

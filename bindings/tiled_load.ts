@@ -9,7 +9,7 @@
 //   - fast-xml-parser (TMX in Node, which has no DOMParser): the most used pure-JS XML parser,
 //     iterative, with a nesting limit; browsers use their DOMParser (see `xml` below).
 // loadTiledMap is async (the resolver may fetch); loadTiledMapSync takes a sync resolver. Both
-// return the same TiledMap as parseTiledMap, and createTileMap({ tiled }) takes it as it is.
+// return the same TiledMap as parseTiledMap, and world.addTileMap({ tiled }) takes it as it is.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { gunzipSync, unzlibSync } from "fflate";
 import { decompress as zstdDecompress } from "fzstd";

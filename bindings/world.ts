@@ -24,7 +24,12 @@ import {
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
-import { Arena, type Region } from "./arena.js";
+import { Arena, Heap, type Region } from "./arena.js";
+import { Platforms, type PlatformsOptions } from "./platforms.js";
+import type { PlatformsKernel } from "./platforms_kernel.js";
+import { RectLevel, type RectLevelOptions } from "./rect_level.js";
+import type { RectsKernel } from "./rects_kernel.js";
+import { tileMapIn, type TileKernel, type TileMap, type TileMapOptions } from "./tile_map.js";
 import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
 
 export { HitcoreError, MAX_COORD };
@@ -41,9 +46,31 @@ export const ALL_GROUPS = 0xffffffff;
 /** No entity: what idAt returns for a free slot. */
 export const NULL_ID = 0;
 
+// An id is (generation * WORLD_TAGS + the world's tag) * SLOT_SPAN + slot: below 2^52, so exact in
+// a double. The tag tells worlds apart (another world's id is UNKNOWN_ID); the generation tells a
+// removed entity from the one that reuses its slot.
 const SLOT_BITS = 24;
 const SLOT_SPAN = 1 << SLOT_BITS;
-const MAX_GENERATION = 1 << 28; // keeps ids below 2^52; a slot that reaches it is retired
+const WORLD_TAGS = 256;
+const MAX_GENERATION = 1 << 20; // a slot whose generation reaches it is retired
+
+// Tags of the worlds not yet disposed. A new world takes the next tag no live world holds, so the
+// ids of two live worlds never match while fewer than WORLD_TAGS are alive at once.
+const liveTags = new Set<number>();
+let nextTag = 0;
+function takeTag(): number {
+  for (let k = 0; k < WORLD_TAGS; k++) {
+    const tag = (nextTag + k) % WORLD_TAGS;
+    if (!liveTags.has(tag)) {
+      liveTags.add(tag);
+      nextTag = (tag + 1) % WORLD_TAGS;
+      return tag;
+    }
+  }
+  const tag = nextTag;
+  nextTag = (nextTag + 1) % WORLD_TAGS;
+  return tag;
+}
 
 export interface WorldOptions {
   /** `wasm` (default) or `js`, the same core compiled to JavaScript. */
@@ -123,10 +150,23 @@ function regionsFor(capacity: number, pairCapacity: number): Region[] {
   ];
 }
 
-/** A collision world: flat stores of points, circles and rects, a bucket grid, batched queries. */
+/** Every export of the core: one instance serves every part of a world. */
+export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
+
+/**
+ * A collision world: one instance of the core and one memory holding the bodies (flat stores of
+ * points, circles and rects, a bucket grid, batched queries) and the level's parts (a tile map, a
+ * rect level, platforms), each added once.
+ */
 export class World {
   readonly backend: Backend;
-  private readonly kernel: Kernel;
+  private readonly kernel: WorldKernel;
+  private readonly heap: Heap;
+  private readonly tag: number;
+  private disposed = false;
+  private _tileMap: TileMap | null = null;
+  private _rectLevel: RectLevel | null = null;
+  private _platforms: Platforms | null = null;
   private readonly memory: WebAssembly.Memory;
   private readonly growable: boolean;
   private readonly growPairs: boolean;
@@ -161,7 +201,7 @@ export class World {
   private _stageY = new Float64Array(0);
 
   /** Use createWorld() from the package entry; this constructor takes an instantiated kernel. */
-  constructor(kernel: Kernel, backend: Backend, options: WorldOptions = {}) {
+  constructor(kernel: WorldKernel, backend: Backend, options: WorldOptions = {}) {
     const capacity = checkCount("capacity", options.capacity ?? 1024, 1);
     this.maxCapacity = checkCount("maxCapacity", options.maxCapacity ?? 1 << 22, capacity);
     if (this.maxCapacity >= SLOT_SPAN) {
@@ -174,10 +214,54 @@ export class World {
     this.memory = kernel.memory;
     this.growable = options.growable ?? true;
     this.growPairs = options.growPairs ?? true;
-    this.arena = new Arena(kernel.memory, kernel.arenaBase());
+    this.heap = new Heap(kernel.arenaBase());
+    this.arena = new Arena(kernel.memory, this.heap);
+    this.tag = takeTag();
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
     this.relayout(capacity, pairCapacity);
+  }
+
+  // ---- the level's parts -------------------------------------------------------------------
+
+  /** The tile map added by addTileMap, or null. */
+  get tileMap(): TileMap | null { return this._tileMap; }
+  /** The rect level added by addRectLevel, or null. */
+  get rectLevel(): RectLevel | null { return this._rectLevel; }
+  /** The platforms (surfaces, polyhedra, balls) added by addPlatforms, or null. */
+  get platforms(): Platforms | null { return this._platforms; }
+
+  /** Adds the world's tile map (ASCII, Tiled JSON or an empty cols x rows) to its memory. One per world. */
+  addTileMap(options: TileMapOptions): TileMap {
+    this.checkPart("addTileMap", this._tileMap);
+    return (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, options));
+  }
+
+  /** Adds the world's rect level (prefabs, instances, quadtree, four-sensor characters) to its memory. One per world. */
+  addRectLevel(options: RectLevelOptions = {}): RectLevel {
+    this.checkPart("addRectLevel", this._rectLevel);
+    return (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, options));
+  }
+
+  /** Adds the world's platforms (surfaces, polyhedra, balls) to its memory. One per world. */
+  addPlatforms(options: PlatformsOptions = {}): Platforms {
+    this.checkPart("addPlatforms", this._platforms);
+    return (this._platforms = new Platforms(this.kernel, this.backend, this.heap, options));
+  }
+
+  /**
+   * Lets go of the world: its tag is free for a new world, and every later call on it throws
+   * DISPOSED. Memory goes when nothing refers to the world any more (WebAssembly memory cannot shrink).
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    liveTags.delete(this.tag);
+  }
+
+  private checkPart(method: string, part: object | null): void {
+    if (this.disposed) throw new HitcoreError("DISPOSED", `${method}: the world was disposed. Create a new world with createWorld().`);
+    if (part) throw new HitcoreError("INVALID_OPTION", `${method}: the world already has one; a world holds one of each part. Create another world for another level.`);
   }
 
   // ---- stores -------------------------------------------------------------------------------
@@ -264,8 +348,9 @@ export class World {
   /** True when id names a live entity. */
   has(id: number): boolean {
     if (!Number.isInteger(id) || id < SLOT_SPAN) return false;
-    const slot = id % SLOT_SPAN;
-    return slot < this.top && this.gens[slot] === Math.floor(id / SLOT_SPAN) && this.kinds[slot] !== KIND_NONE;
+    const slot = id % SLOT_SPAN, rest = Math.floor(id / SLOT_SPAN);
+    return slot < this.top && rest % WORLD_TAGS === this.tag && this.gens[slot] === Math.floor(rest / WORLD_TAGS) &&
+      this.kinds[slot] !== KIND_NONE;
   }
 
   /** Slot of a live entity: its index into the views and the query outputs. */
@@ -276,7 +361,7 @@ export class World {
   /** Id of the entity in a slot, or NULL_ID for a free slot. */
   idAt(slot: number): number {
     if (!Number.isInteger(slot) || slot < 0 || slot >= this.top || this.kinds[slot] === KIND_NONE) return NULL_ID;
-    return this.gens[slot] * SLOT_SPAN + slot;
+    return this.idOf(slot);
   }
 
   /** KIND_* of a live entity. */
@@ -491,7 +576,11 @@ export class World {
     }
     this.write(slot, kind, x, y, a, b, groups);
     this.live++;
-    return this.gens[slot] * SLOT_SPAN + slot;
+    return this.idOf(slot);
+  }
+
+  private idOf(slot: number): number {
+    return (this.gens[slot] * WORLD_TAGS + this.tag) * SLOT_SPAN + slot;
   }
 
   private write(slot: number, kind: number, x: number, y: number, a: number, b: number, groups: number): void {
@@ -508,6 +597,7 @@ export class World {
   private slotOf(method: string, id: number): number {
     if (!this.has(id)) {
       const why = !Number.isInteger(id) || id < SLOT_SPAN ? `${describe(id)} is not an id` :
+        Math.floor(id / SLOT_SPAN) % WORLD_TAGS !== this.tag ? `id ${id} belongs to another world` :
         id % SLOT_SPAN >= this.top ? `id ${id} was never issued by this world` : `id ${id} was removed`;
       throw new HitcoreError("UNKNOWN_ID", `${method}: ${why}. Use an id returned by addPoint/addCircle/addRect that has not been removed (check with has(id)).`);
     }
@@ -549,7 +639,7 @@ export class World {
     for (const [name, v] of fields) {
       const size = name !== "x" && name !== "y";
       if (!Number.isFinite(v) || Math.abs(v) > MAX_COORD || (size && v < 0)) {
-        throw new HitcoreError("INVALID_ENTITY", `slot ${s} (id ${this.gens[s] * SLOT_SPAN + s}) has ${name} = ${v} ` +
+        throw new HitcoreError("INVALID_ENTITY", `slot ${s} (id ${this.idOf(s)}) has ${name} = ${v} ` +
           `in the store, written through a view. Write finite numbers of magnitude at most ${MAX_COORD}` +
           `${size ? " and sizes >= 0" : ""} into world.x / y / a / b.`);
       }

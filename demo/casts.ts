@@ -4,7 +4,7 @@
 // window.__hitcoreCasts for tests/casts_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import {
-  castBox, castCircle, castRay, createPlatforms, createRectLevel, StoreHit, STORE_PLATFORMS, STORE_RECTS, type Backend,
+  castBox, castCircle, castRay, createWorld, StoreHit, STORE_PLATFORMS, STORE_RECTS, type Backend,
   type Platforms, type RectLevel,
 } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
@@ -119,7 +119,8 @@ async function start(backend: Backend): Promise<void> {
   probe.ready = false;
   hud.textContent = `creating ${backend} stores…`;
   try {
-    const [rects, platforms] = await Promise.all([createRectLevel({ backend, wasm: wasmUrl }), createPlatforms({ backend, wasm: wasmUrl, maxRadius: 10 })]);
+    const world = await createWorld({ backend, wasm: wasmUrl });
+    const rects = world.addRectLevel(), platforms = world.addPlatforms({ maxRadius: 10 });
     if (mine !== generation) return;
     const { polygons, lines } = buildLevel(rects, platforms);
     sim = { rects, platforms, polygons, lines };

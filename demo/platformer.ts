@@ -5,7 +5,7 @@
 // bullet-hell page does. The page publishes window.__platformer for the browser test.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, PlatformRain } from "../fixtures/platform_levels.js";
-import { createPlatforms, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
+import { createWorld, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
 
@@ -129,7 +129,7 @@ export function runPlatformer(level: LevelKind): void {
     probe.ready = false;
     hud.textContent = `loading the ${level} level on ${backend}…`;
     try {
-      const p = await createPlatforms({ backend, wasm: wasmUrl, ballCapacity: rain + 1 });
+      const p = (await createWorld({ backend, wasm: wasmUrl })).addPlatforms({ ballCapacity: rain + 1 });
       if (mine !== generation) return;
       if (level === "surfaces") p.addSurfaces(EG_LEVEL);
       else for (const poly of EG_DATA) p.addPolygon(poly);

@@ -5,7 +5,7 @@
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { lumpyRects, poleRects, stairsRects } from "../fixtures/rect_levels.js";
 import {
-  CHAR_ENEMY, CHAR_PLAYER, createRectLevel, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, ST_GROUNDED, ST_STOMPED,
+  CHAR_ENEMY, CHAR_PLAYER, createWorld, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, ST_GROUNDED, ST_STOMPED,
   ST_WALL_LEFT, ST_WALL_RIGHT, type Backend, type CharacterConfig, type RectLevel,
 } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
@@ -138,7 +138,7 @@ async function start(backend: Backend): Promise<void> {
   probe.ready = false;
   hud.textContent = `creating a ${backend} level…`;
   try {
-    const level = await createRectLevel({ backend, wasm: wasmUrl, projectileCapacity: 1 });
+    const level = (await createWorld({ backend, wasm: wasmUrl })).addRectLevel({ projectileCapacity: 1 });
     if (mine !== generation) return;
     buildLevel(level);
     const player = level.addCharacter(100, GROUND - 40, 20, 40, CHAR_PLAYER);

@@ -6,7 +6,7 @@
 // window.__hitcoreTiled for tests/tiled_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { PlatformRain } from "../fixtures/platform_levels.js";
-import { addLevelObjects, createPlatforms, TileCell, type Backend, type Platforms } from "../bindings/browser.js";
+import { addLevelObjects, createWorld, TileCell, type Backend, type Platforms } from "../bindings/browser.js";
 import { loadTiledMap, type TiledMap } from "../bindings/tiled_load.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
@@ -97,7 +97,7 @@ async function load(name: string, backend: Backend): Promise<void> {
   });
   const loadMs = performance.now() - t0;
   const T = map.tileSize;
-  const platforms = await createPlatforms({ backend, wasm: backend === "wasm" ? wasmUrl : undefined, maxRadius: 6, ballCapacity: BALLS });
+  const platforms = (await createWorld({ backend, wasm: backend === "wasm" ? wasmUrl : undefined })).addPlatforms({ maxRadius: 6, ballCapacity: BALLS });
   const loaded = addLevelObjects(map, { platforms });
   const objectParts = [...loaded.polygonParts.flat(), ...loaded.rectPolyhedra];
   // Platform and one-way cells as boxes, merged into runs along each row.

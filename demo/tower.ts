@@ -3,7 +3,7 @@
 // lists, and the player's ten collision points looked up by a second call and drawn as an overlay.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { SEED_TOWER } from "../fixtures/tile_maps.js";
-import { TileCell, createTileMap, TileHit, TileInput, seedCollisionPoints, TileEvent, type Backend, type TileMap } from "../bindings/browser.js";
+import { TileCell, createWorld, TileHit, TileInput, seedCollisionPoints, TileEvent, type Backend, type TileMap } from "../bindings/browser.js";
 import { CI_HURTING, CTL_I_FIELDS } from "../layout/tiles.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
@@ -109,7 +109,7 @@ async function start(backend: Backend): Promise<void> {
   const mine = ++generation;
   probe.ready = false;
   try {
-    const map = await createTileMap({ ascii: SEED_TOWER, tileSize: T, wrap: true, backend, wasm: wasmUrl, monsterSize: 24 });
+    const map = (await createWorld({ backend, wasm: wasmUrl })).addTileMap({ ascii: SEED_TOWER, tileSize: T, wrap: true, monsterSize: 24 });
     if (mine !== generation) return;
     const player = map.addController(T / 2, 0);
     map.setPoints(POINTS);

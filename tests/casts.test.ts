@@ -8,20 +8,21 @@ import { describe, expect, it } from "vitest";
 import { randomConvex, randomSurfaces } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
 import {
-  castBox, castCircle, castHit, castRay, castSegment, createPlatforms, createRectLevel, HitcoreError, StoreHit,
-  STORE_NONE, STORE_PLATFORMS, STORE_RECTS, type CreatePlatformsOptions, type Platforms, type RectLevel,
+  castBox, castCircle, castHit, castRay, castSegment, HitcoreError, StoreHit,
+  STORE_NONE, STORE_PLATFORMS, STORE_RECTS, type PlatformsOptions, type Platforms, type RectLevel,
+ type CreateOptions,
 } from "../bindings/node.js";
 import { levelOf, pointInPolygon, type RefLevel } from "./platforms_reference.js";
-import { BACKENDS, backendOptions, type BackendName } from "./support.js";
+import { BACKENDS, backendOptions, type BackendName, newRectLevel, newPlatforms } from "./support.js";
 
 const f = Math.fround;
 
-async function platforms(backend: BackendName, options: CreatePlatformsOptions = {}): Promise<Platforms> {
-  return createPlatforms({ ...options, ...(await backendOptions(backend)) });
+async function platforms(backend: BackendName, options: PlatformsOptions & CreateOptions = {}): Promise<Platforms> {
+  return newPlatforms({ ...options, ...(await backendOptions(backend)) });
 }
 
 async function rectLevel(backend: BackendName): Promise<RectLevel> {
-  return createRectLevel({ ...(await backendOptions(backend)) });
+  return newRectLevel({ ...(await backendOptions(backend)) });
 }
 
 // ---- the brute-force reference ---------------------------------------------------------------

@@ -4,16 +4,16 @@
 // backends through the same facade call sites leave them polymorphic, and a double passed
 // through a call V8 did not inline is boxed.
 import { describe, expect, it } from "vitest";
-import { castBox, castCircle, castSegment, createPlatforms, createRectLevel } from "../bindings/node.js";
-import { backendOptions, gc, leastHeapPerCall } from "./support.js";
+import { castBox, castCircle, castSegment } from "../bindings/node.js";
+import { backendOptions, gc, leastHeapPerCall, newRectLevel, newPlatforms } from "./support.js";
 
 describe("the frame loop", () => {
   // The wasm path, as the other parts measure theirs: the TS baseline's kernel methods take
   // doubles through calls V8 may or may not inline, so its figure depends on tier-up timing.
   it.runIf(gc !== undefined)("box casts and cross-store casts allocate no JS heap (wasm-scalar)", async () => {
     for (const backend of ["wasm-scalar"] as const) {
-      const rects = await createRectLevel(await backendOptions(backend));
-      const plats = await createPlatforms(await backendOptions(backend));
+      const rects = await newRectLevel(await backendOptions(backend));
+      const plats = await newPlatforms(await backendOptions(backend));
       rects.addInstance(rects.addPrefab([0, 0, 30, 10]), 100, 100);
       plats.addSurface(0, 0, 100, 0);
       plats.addPolygon([200, 0, 300, 0, 300, 50, 200, 50]);

@@ -2,8 +2,8 @@
 // (flipped to its y-down world) and as polyhedra, polygons split into convex polyhedra, and a bad
 // object rejects the whole call with both stores unchanged.
 import { describe, expect, it } from "vitest";
-import { addLevelObjects, createPlatforms, createRectLevel, HitcoreError, parseTiledMap } from "../bindings/node.js";
-import { BACKENDS, backendOptions } from "./support.js";
+import { addLevelObjects, HitcoreError, parseTiledMap } from "../bindings/node.js";
+import { BACKENDS, backendOptions, newRectLevel, newPlatforms } from "./support.js";
 
 
 const T = 16;
@@ -28,7 +28,7 @@ const L_ROCK = [{ x: 0, y: 0 }, { x: 40, y: 0 }, { x: 40, y: -20 }, { x: 20, y: 
 describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
   it("puts rectangles into a RectLevel, flipped to y-down, where queries and casts find them", async () => {
     const map = parseTiledMap(objectMap(L_ROCK));
-    const level = await createRectLevel({ ...(await backendOptions(backend)) });
+    const level = await newRectLevel({ ...(await backendOptions(backend)) });
     const loaded = addLevelObjects(map, { rects: level, mapHeight: map.rows * map.tileSize });
     expect(level.storedRects).toBe(2); // one prefab per distinct size
     expect(level.instanceCount).toBe(2);
@@ -48,7 +48,7 @@ describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
 
   it("puts polygons (split into convex parts) and rectangles into Platforms as polyhedra", async () => {
     const map = parseTiledMap(objectMap(L_ROCK));
-    const platforms = await createPlatforms({ ...(await backendOptions(backend)) });
+    const platforms = await newPlatforms({ ...(await backendOptions(backend)) });
     const loaded = addLevelObjects(map, { platforms });
     expect(loaded.polygonParts.length).toBe(1);
     expect(loaded.polygonParts[0].length).toBeGreaterThanOrEqual(2); // the L is not convex
@@ -64,8 +64,8 @@ describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
   it("rejects a degenerate polygon before adding anything, leaving both stores unchanged", async () => {
     // A bow tie: its edges cross, which the parser passes on and the polyhedron store refuses.
     const map = parseTiledMap(objectMap([{ x: 0, y: 0 }, { x: 40, y: -40 }, { x: 40, y: 0 }, { x: 0, y: -30 }]));
-    const level = await createRectLevel({ ...(await backendOptions(backend)) });
-    const platforms = await createPlatforms({ ...(await backendOptions(backend)) });
+    const level = await newRectLevel({ ...(await backendOptions(backend)) });
+    const platforms = await newPlatforms({ ...(await backendOptions(backend)) });
     let error: unknown;
     try {
       addLevelObjects(map, { rects: level, platforms, mapHeight: 96 });
@@ -86,7 +86,7 @@ describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
 
   it("needs the map height to flip rectangles into a RectLevel", async () => {
     const map = parseTiledMap(objectMap(L_ROCK));
-    const level = await createRectLevel({ ...(await backendOptions(backend)) });
+    const level = await newRectLevel({ ...(await backendOptions(backend)) });
     expect(() => addLevelObjects(map, { rects: level })).toThrow(/mapHeight/);
     expect(level.prefabCount).toBe(0);
   });

@@ -27,17 +27,17 @@ describe("npm pack", () => {
   }, 60_000);
 });
 
-// What a consumer writes: every create* entry, a core passed in, the views and a query.
+// What a consumer writes: createWorld with each part, a core passed in, the views and a query.
 const CONSUMER = `
-import { createPlatforms, createRectLevel, createTileMap, createWorld, type WasmSource, type World } from "hitcore";
+import { createWorld, type WasmSource, type World } from "hitcore";
 
 export async function demo(core?: WasmSource): Promise<number> {
   const world: World = await createWorld({ capacity: 64, wasm: core, simd: false });
   world.addCircle(0, 0, 2);
   world.x[0] = 1;
-  const level = await createRectLevel({ backend: "js" });
-  const platforms = await createPlatforms();
-  const tiles = await createTileMap({ ascii: ["X"] });
+  const level = world.addRectLevel();
+  const platforms = world.addPlatforms();
+  const tiles = world.addTileMap({ ascii: ["X"] });
   return world.selfPairs() + level.memoryBytes + platforms.surfaceCount + tiles.cols;
 }
 `;

@@ -5,16 +5,16 @@
 import { describe, expect, it } from "vitest";
 import { circlePolygon, EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces, starPolygon } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
-import { createPlatforms, HitcoreError, PLATFORMER, type CreatePlatformsOptions, type Platforms } from "../bindings/node.js";
+import { HitcoreError, PLATFORMER, type PlatformsOptions, type Platforms , type CreateOptions } from "../bindings/node.js";
 import { signedArea2 } from "../bindings/polygon.js";
 import {
   detect, inside, levelOf, lineToSurface, pointInPolygon, refCast, refStep, type RefBall, type RefLevel,
 } from "./platforms_reference.js";
-import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName } from "./support.js";
+import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName, newPlatforms } from "./support.js";
 
 
-async function platforms(backend: BackendName, options: CreatePlatformsOptions = {}): Promise<Platforms> {
-  return createPlatforms({ ...options, ...(await backendOptions(backend)) });
+async function platforms(backend: BackendName, options: PlatformsOptions & CreateOptions = {}): Promise<Platforms> {
+  return newPlatforms({ ...options, ...(await backendOptions(backend)) });
 }
 
 function ballsOf(p: Platforms): RefBall[] {
@@ -33,7 +33,7 @@ function refState(balls: RefBall[]): number[] {
 }
 
 /** Builds the same level and balls on both backends, steps them and the reference, and compares every frame. */
-async function agreeOnSteps(build: (p: Platforms) => void, frames: number, dt: number, options: CreatePlatformsOptions = {}): Promise<{ contacts: number; p: Platforms }> {
+async function agreeOnSteps(build: (p: Platforms) => void, frames: number, dt: number, options: PlatformsOptions & CreateOptions = {}): Promise<{ contacts: number; p: Platforms }> {
   const runs = await Promise.all(BACKENDS.map((b) => platforms(b, options)));
   runs.forEach(build);
   const level = levelOf(runs[0]);

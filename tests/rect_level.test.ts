@@ -2,9 +2,10 @@
 // anti-tunneling projectiles, on both backends against the brute-force reference (rect_reference.ts).
 import { describe, expect, it } from "vitest";
 import {
-  CHAR_ENEMY, CHAR_PLAYER, createRectLevel, createWorld, HitcoreError, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, MIRROR_Y,
+  CHAR_ENEMY, CHAR_PLAYER, createWorld, HitcoreError, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, MIRROR_Y,
   PF_HIT, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED,
-  ST_STOMPED, ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT, type CreateRectLevelOptions, type RectLevel,
+  ST_STOMPED, ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT, type RectLevelOptions, type RectLevel,
+ type CreateOptions,
 } from "../bindings/node.js";
 import { RECTS_HEADER } from "../layout/grid.js";
 import { RH } from "../layout/rects.js";
@@ -13,15 +14,15 @@ import {
   dropCharacters, floorRects, randomInputs, randomLevel, randomLevelSide, sixteenStairs, stairsRects, thinWallArena,
 } from "../fixtures/rect_levels.js";
 import { RefLevel, refCast, refStep, type RefCharacter, type RefConfig, type RefRect } from "./rect_reference.js";
-import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName } from "./support.js";
+import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName, newRectLevel } from "./support.js";
 
 
-async function newLevel(backend: BackendName, options: CreateRectLevelOptions = {}): Promise<RectLevel> {
-  return createRectLevel({ ...options, ...(await backendOptions(backend)) });
+async function newLevel(backend: BackendName, options: RectLevelOptions & CreateOptions = {}): Promise<RectLevel> {
+  return newRectLevel({ ...options, ...(await backendOptions(backend)) });
 }
 
 /** Every backend plus the reference, fed the same level calls. */
-async function twins(options: CreateRectLevelOptions = {}): Promise<{ levels: RectLevel[]; ref: RefLevel; addPrefab(r: number[]): number; addInstance(p: number, x: number, y: number, m?: number): void }> {
+async function twins(options: RectLevelOptions & CreateOptions = {}): Promise<{ levels: RectLevel[]; ref: RefLevel; addPrefab(r: number[]): number; addInstance(p: number, x: number, y: number, m?: number): void }> {
   const levels = await Promise.all(BACKENDS.map((b) => newLevel(b, options)));
   const ref = new RefLevel();
   return {

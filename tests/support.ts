@@ -1,6 +1,9 @@
 // Shared by the tests: every backend over the freshly built cores, and the brute-force reference.
 import { readFile } from "node:fs/promises";
-import { createWorld, type Backend, type CreateOptions, type World } from "../bindings/node.js";
+import {
+  createWorld, type Backend, type CreateOptions, type Platforms, type PlatformsOptions, type RectLevel, type RectLevelOptions,
+  type TileMap, type TileMapOptions, type World,
+} from "../bindings/node.js";
 
 /**
  * The cores every differential test runs, named for the core: the wasm backend on
@@ -21,6 +24,21 @@ export async function backendOptions(backend: BackendName): Promise<{ backend: B
 /** A world on the given backend, over the freshly built core (run `npm run build` first). */
 export async function newWorld(backend: BackendName, options: CreateOptions = {}): Promise<World> {
   return createWorld({ ...options, ...(await backendOptions(backend)) });
+}
+
+/** A new world's tile map (createWorld, then addTileMap): the options of both. */
+export async function newTileMap(options: TileMapOptions & CreateOptions): Promise<TileMap> {
+  return (await createWorld(options)).addTileMap(options);
+}
+
+/** A new world's rect level (createWorld, then addRectLevel): the options of both. */
+export async function newRectLevel(options: RectLevelOptions & CreateOptions = {}): Promise<RectLevel> {
+  return (await createWorld(options)).addRectLevel(options);
+}
+
+/** A new world's platforms (createWorld, then addPlatforms): the options of both. */
+export async function newPlatforms(options: PlatformsOptions & CreateOptions = {}): Promise<Platforms> {
+  return (await createWorld(options)).addPlatforms(options);
 }
 
 /** Pairs as sorted numbers (a * 2^22 + b), so two pair lists compare with toEqual. */

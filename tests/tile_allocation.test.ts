@@ -3,13 +3,13 @@
 // bytes, not time, so a noisy machine cannot fail it.
 import { describe, expect, it } from "vitest";
 import { randomAscii } from "../fixtures/tile_maps.js";
-import { createTileMap, TileInput, seedCollisionPoints } from "../bindings/node.js";
-import { BACKENDS, backendOptions, gc, leastHeapPerCall } from "./support.js";
+import { TileInput, seedCollisionPoints } from "../bindings/node.js";
+import { BACKENDS, backendOptions, gc, leastHeapPerCall, newTileMap } from "./support.js";
 
 describe("the tile frame loop", () => {
   it.runIf(gc !== undefined).each(BACKENDS)("allocates no JS heap per call on %s, and memory stays flat", async (backend) => {
     const T = 16;
-    const m = await createTileMap({ ascii: randomAscii(64, 64, 3), tileSize: T, wrap: true, ...(await backendOptions(backend)), entityCapacity: 500, boxCapacity: 500, controllerCapacity: 200 });
+    const m = await newTileMap({ ascii: randomAscii(64, 64, 3), tileSize: T, wrap: true, ...(await backendOptions(backend)), entityCapacity: 500, boxCapacity: 500, controllerCapacity: 200 });
     m.setPoints(seedCollisionPoints(T, 2 * T, T));
     for (let e = 0; e < 500; e++) {
       m.entityX[e] = (e * 37) % (64 * T);

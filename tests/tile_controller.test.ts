@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";
-import { TileCell, createTileMap, TileInput, TileEvent, type TileMap, type TileMapOptions } from "../bindings/node.js";
-import { BACKENDS, backendOptions } from "./support.js";
+import { TileCell, TileInput, TileEvent, type TileMap, type TileMapOptions } from "../bindings/node.js";
+import { BACKENDS, backendOptions, newTileMap } from "./support.js";
 import { RefMap, RefPlayer, type RefTuning } from "./tiles_reference.js";
 
 const T = 32;
@@ -15,7 +15,7 @@ const DT = 1 / 60;
 
 async function tileMaps(options: TileMapOptions): Promise<TileMap[]> {
   const maps: TileMap[] = [];
-  for (const backend of BACKENDS) maps.push(await createTileMap({ tileSize: T, ...options, ...(await backendOptions(backend)) }));
+  for (const backend of BACKENDS) maps.push(await newTileMap({ tileSize: T, ...options, ...(await backendOptions(backend)) }));
   return maps;
 }
 

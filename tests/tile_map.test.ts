@@ -9,17 +9,17 @@ import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";
 import {
-  TileCell, TileContact, createTileMap, TileHit, HitcoreError, NO_MONSTER, OUTSIDE_MAP, parseAsciiMap, seedCollisionPoints,
+  TileCell, TileContact, TileHit, HitcoreError, NO_MONSTER, OUTSIDE_MAP, parseAsciiMap, seedCollisionPoints,
   type TileMap, type TileMapOptions,
 } from "../bindings/node.js";
 import { RefMap } from "./tiles_reference.js";
-import { BACKENDS, backendOptions } from "./support.js";
+import { BACKENDS, backendOptions, newTileMap } from "./support.js";
 
 const core = WebAssembly.compile(await readFile(new URL("../dist/hitcore.wasm", import.meta.url)));
 
 export async function tileMaps(options: TileMapOptions): Promise<TileMap[]> {
   const maps: TileMap[] = [];
-  for (const backend of BACKENDS) maps.push(await createTileMap({ ...options, ...(await backendOptions(backend)) }));
+  for (const backend of BACKENDS) maps.push(await newTileMap({ ...options, ...(await backendOptions(backend)) }));
   return maps;
 }
 
@@ -60,7 +60,7 @@ describe("ASCII maps", () => {
     expectHitcoreError(() => parseAsciiMap(["XX ", "X?X"]), "MALFORMED_MAP", /line 1, column 1: unknown character "\?"/);
     expectHitcoreError(() => parseAsciiMap([]), "MALFORMED_MAP", /no rows/);
     expectHitcoreError(() => parseAsciiMap([""]), "MALFORMED_MAP", /row 0/);
-    await expect(createTileMap({ ascii: ["X", "XY"], wasm: await core })).rejects.toThrow(/line 1/);
+    await expect(newTileMap({ ascii: ["X", "XY"], wasm: await core })).rejects.toThrow(/line 1/);
   });
 
   it("the seed-002 grid check: may a point move here", async () => {
@@ -331,11 +331,11 @@ describe("rejected calls leave the store unchanged", () => {
       expectHitcoreError(() => m.setInput(5, 1), "UNKNOWN_ID", /controller/);
       expect(m.controller(id)).toEqual(state);
     }
-    await expect(createTileMap({ ascii: ["X"], tiled: {}, wasm: await core })).rejects.toThrow(/exactly one map/);
-    await expect(createTileMap({ cols: 4, rows: 4, tileSize: -1, wasm: await core })).rejects.toThrow(/tileSize/);
-    await expect(createTileMap({ cols: 4, rows: 4, monsterSize: 64, tileSize: 32, wasm: await core })).rejects.toThrow(/monsterSize/);
-    await expect(createTileMap({ cols: 100000, rows: 100000, wasm: await core })).rejects.toThrow(/over the limit/);
-    await expect(createTileMap({ cols: 4, rows: 4, backend: "gpu" as never, wasm: await core })).rejects.toThrow(/backend/);
+    await expect(newTileMap({ ascii: ["X"], tiled: {}, wasm: await core })).rejects.toThrow(/exactly one map/);
+    await expect(newTileMap({ cols: 4, rows: 4, tileSize: -1, wasm: await core })).rejects.toThrow(/tileSize/);
+    await expect(newTileMap({ cols: 4, rows: 4, monsterSize: 64, tileSize: 32, wasm: await core })).rejects.toThrow(/monsterSize/);
+    await expect(newTileMap({ cols: 100000, rows: 100000, wasm: await core })).rejects.toThrow(/over the limit/);
+    await expect(newTileMap({ cols: 4, rows: 4, backend: "gpu" as never, wasm: await core })).rejects.toThrow(/backend/);
   });
 
   it("grows its stores (x2) and keeps their contents", async () => {

@@ -4,9 +4,9 @@
 import { readFileSync } from "node:fs";
 import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { addLevelObjects, createPlatforms, TileCell, createTileMap, HitcoreError, parseTiledMap } from "../bindings/node.js";
+import { addLevelObjects, TileCell, HitcoreError, parseTiledMap } from "../bindings/node.js";
 import { loadTiledMap, loadTiledMapSync } from "../bindings/tiled_load.js";
-import { BACKENDS, backendOptions } from "./support.js";
+import { BACKENDS, backendOptions, newTileMap, newPlatforms } from "./support.js";
 
 
 /** A 4 x 3 map of 16-pixel tiles: gid 1 platform, 2 ladder, 3 coin, 4 monster type 2, 5 decoration, 6 one-way (by class). */
@@ -85,7 +85,7 @@ describe("Tiled maps", () => {
 
   it("loads into a tile map on both backends, with monsters and objects", async () => {
     for (const backend of BACKENDS) {
-      const tm = await createTileMap({ tiled: smallMap(), ...(await backendOptions(backend)) });
+      const tm = await newTileMap({ tiled: smallMap(), ...(await backendOptions(backend)) });
       expect(tm.tileSize).toBe(16);
       expect(tm.cellAt(1, 2)).toBe(TileCell.Coin);
       expect(tm.monsterCount).toBe(1);
@@ -400,9 +400,9 @@ describe("Tiled features", () => {
     const beam = Array.from(m.polygons[1].vertices).map((v) => Math.round(v * 1e4) / 1e4 + 0);
     expect(new Set(beam.map((v, i) => (i % 2 ? "" : `${v},${beam[i + 1]}`)).filter(Boolean))).toEqual(new Set(["10,38", "10,18", "0,18", "0,38"]));
     for (const backend of BACKENDS) {
-      const tm = await createTileMap({ tiled: m, ...(await backendOptions(backend)) });
+      const tm = await newTileMap({ tiled: m, ...(await backendOptions(backend)) });
       expect(tm.cols).toBe(4);
-      const platforms = await createPlatforms({ ...(await backendOptions(backend)) });
+      const platforms = await newPlatforms({ ...(await backendOptions(backend)) });
       const loaded = addLevelObjects(m, { platforms });
       expect(loaded.polygonParts.length).toBe(2);
       expect(platforms.polyhedraAt(5, 28)).toBeGreaterThan(0); // inside the rotated beam

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addLevelObjects, createPlatforms, createRectLevel, createTileMap, HitcoreError, type Platforms, type RectLevel } from "../bindings/node.js";
+import { addLevelObjects, HitcoreError, type Platforms, type RectLevel } from "../bindings/node.js";
+import { newTileMap, newRectLevel, newPlatforms } from "./support.js";
 import { loadTiledMap, loadTiledMapSync, type TiledMap } from "../bindings/tiled_load.js";
 
 const FIXTURES = new URL("../fixtures/tiled/", import.meta.url);
@@ -145,8 +146,8 @@ describe("Tiled loaders under mutated maps", () => {
     const note = (what: string, steps: unknown, e?: unknown) => {
       if (counts.examples.length < 8) counts.examples.push(`${what}: ${JSON.stringify(steps).slice(0, 300)} ${e instanceof Error ? `${e.name}: ${e.message.slice(0, 200)}` : ""}`);
     };
-    let level = await createRectLevel({ backend: "js" });
-    let platforms = await createPlatforms({ backend: "js" });
+    let level = await newRectLevel({ backend: "js" });
+    let platforms = await newPlatforms({ backend: "js" });
     const cases = fc.sample(plan, { seed: 29, numRuns: 2500 });
     const started = performance.now();
     for (const [index, { seed, steps }] of cases.entries()) {
@@ -173,7 +174,7 @@ describe("Tiled loaders under mutated maps", () => {
       }
       if (map !== null) {
         counts.loaded++;
-        if (index % 8 === 0) level = await createRectLevel({ backend: "js" }), platforms = await createPlatforms({ backend: "js" });
+        if (index % 8 === 0) level = await newRectLevel({ backend: "js" }), platforms = await newPlatforms({ backend: "js" });
         const before = storeState(level, platforms);
         try {
           addLevelObjects(map, { rects: level, platforms, mapHeight: map.rows * map.tileSize, rectsAsPolyhedra: true });
@@ -183,7 +184,7 @@ describe("Tiled loaders under mutated maps", () => {
         }
         if (index % 16 === 0) {
           try {
-            (await createTileMap({ tiled: map, backend: "js" })).validate();
+            (await newTileMap({ tiled: map, backend: "js" })).validate();
           } catch (e) {
             if (!(e instanceof HitcoreError)) { counts.foreign++; note("foreign in createTileMap", { seed, steps }, e); }
           }
