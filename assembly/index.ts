@@ -11,14 +11,15 @@ import { rectsCast, rectsMoveProjectiles } from "./casts.ts";
 import { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls.ts";
 import { collidePoints, moveBoxes } from "./tile_map.ts";
 import { stepControllers } from "./tile_controller.ts";
-import { heapBase } from "./memory.ts";
+import { heapBase, maxI32 } from "./memory.ts";
+import { ARENA_BASE } from "../layout/grid.ts";
 
 export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs, setPositions };
 export { rectsBuild, rectsQueryBox, rectsStepCharacters, rectsCast, rectsMoveProjectiles };
 export { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces };
 export { collidePoints, moveBoxes, stepControllers };
 
-/** First byte the facade may use for its regions: past the header and the static data. */
+/** First byte the facade may use for its regions: ARENA_BASE, or past the static data if a build's reaches it. */
 export function arenaBase(): i32 {
-  return heapBase();
+  return maxI32(heapBase(), ARENA_BASE);
 }

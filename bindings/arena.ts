@@ -46,6 +46,8 @@ export class Arena {
   offsets = new Int32Array(0);
   /** Byte size of each region. */
   sizes = new Int32Array(0);
+  /** Header field of each region. */
+  fields = new Int32Array(0);
   /** First byte past the last region. */
   end = 0;
 
@@ -83,6 +85,7 @@ export class Arena {
     }
     this.offsets = offsets;
     this.sizes = sizes;
+    this.fields = Int32Array.from(regions, (r) => r.field);
     this.start = start;
     this.end = at;
     heap.top = at;
@@ -90,4 +93,29 @@ export class Arena {
     for (let r = 0; r < n; r++) h[regions[r].field] = offsets[r];
     return at;
   }
+}
+
+/** An arena's layout as a snapshot holds it. */
+export interface Layout {
+  offsets: Int32Array;
+  sizes: Int32Array;
+  fields: Int32Array;
+  start: number;
+  end: number;
+}
+
+/**
+ * Whether a layout is whole: regions in order inside [start, end], start at least `base`, end at
+ * most `top`, and the header pointing at each (world.restore checks a snapshot so before using it).
+ */
+export function layoutIsWhole(a: Layout, header: Int32Array, base: number, top: number): boolean {
+  const n = a.offsets.length;
+  if (a.sizes.length !== n || a.fields.length !== n || a.start < base || a.end > top || a.start % 16 !== 0) return false;
+  let at = a.start;
+  for (let r = 0; r < n; r++) {
+    const o = a.offsets[r], field = a.fields[r];
+    if (o !== align16(at) || a.sizes[r] < 0 || field < 0 || field >= header.length || header[field] !== o) return false;
+    at = o + a.sizes[r];
+  }
+  return align16(at) === a.end;
 }

@@ -780,6 +780,12 @@ export class Platforms {
     this._views = BALL_FIELDS.map((_, k) => new Float32Array(buf, this.offsets[7 + k], this.ballCap));
     this._results = new Int32Array(buf, this.offsets[14], this.resultsCap);
   }
+
+  /** @internal Rebuilds the views after world.restore wrote memory. */
+  reattach(): void {
+    this.buffer = null;
+    this.refresh();
+  }
 }
 
 

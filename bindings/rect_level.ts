@@ -220,8 +220,8 @@ export class RectLevel {
     start[p + 1] = this.rectCount + k;
     this.rectCount += k;
     this.prefabs++;
-    this.header[RH_PREFABS] = this.prefabs;
-    this.header[RH_RECT_COUNT] = this.rectCount;
+    this.hdr()[RH_PREFABS] = this.prefabs;
+    this.hdr()[RH_RECT_COUNT] = this.rectCount;
     return p;
   }
 
@@ -254,7 +254,7 @@ export class RectLevel {
     this.f32(RH_INST_Y)[i] = y;
     this.i32(RH_INST_FLAGS)[i] = mirror;
     this.instances++;
-    this.header[RH_INSTANCES] = this.instances;
+    this.hdr()[RH_INSTANCES] = this.instances;
     this.dirty = true;
     return i;
   }
@@ -270,7 +270,7 @@ export class RectLevel {
   /** Depth of the quadtree (0: the root only). */
   get depth(): number {
     this.buildIfDirty();
-    return this.header[RH_DEPTH];
+    return this.hdr()[RH_DEPTH];
   }
 
   /** Quadtree nodes of the current tree: (4^(depth+1) - 1) / 3. */
@@ -385,7 +385,7 @@ export class RectLevel {
     else {
       this.ensure({ C: this.chars + 1 });
       c = this.chars++;
-      this.header[RH_CHARS] = this.chars;
+      this.hdr()[RH_CHARS] = this.chars;
     }
     this.f32(RH_CX)[c] = x; this.f32(RH_CY)[c] = y; this.f32(RH_CW)[c] = w; this.f32(RH_CH)[c] = h;
     this.f32(RH_CVX)[c] = 0; this.f32(RH_CVY)[c] = 0;
@@ -564,7 +564,7 @@ export class RectLevel {
   /** Checks the quadtree and store invariants; throws CORRUPT naming the first broken one (tests, debugging). */
   validate(): void {
     this.buildIfDirty();
-    const depth = this.header[RH_DEPTH], nodes = nodesFor(depth);
+    const depth = this.hdr()[RH_DEPTH], nodes = nodesFor(depth);
     const start = this.i32(RH_NODE_START), items = this.i32(RH_ITEMS), nb = this.f64(RH_NODE_BOX), ib = this.f64(RH_INST_BOX);
     const sub = this.i32(RH_NODE_SUB);
     const seen = new Uint8Array(this.instances);
@@ -655,16 +655,30 @@ export class RectLevel {
     });
   }
 
-  // Only relayout grows this level's memory (the kernels never allocate), and it rebuilds the views:
-  // the accessors need no `memory.buffer` check, which costs a JS heap allocation per read in V8.
-  private hdr(): Int32Array { return this.header; }
-  private hdrF(): Float32Array { return this.headerF; }
+  // The kernels never allocate; memory grows when a part of the world lays its regions out, which
+  // detaches every view of the old buffer (a detached view's length reads 0). The accessors check
+  // that length rather than `memory.buffer`, whose read costs a JS heap allocation in V8.
+  private hdr(): Int32Array {
+    if (this.header.length === 0) this.refresh();
+    return this.header;
+  }
+  private hdrF(): Float32Array {
+    if (this.header.length === 0) this.refresh();
+    return this.headerF;
+  }
   private view(field: number): Float32Array | Int32Array | Float64Array {
+    if (this.header.length === 0) this.refresh();
     return this.views[REGION_INDEX[field]];
   }
   private f32(field: number): Float32Array { return this.view(field) as Float32Array; }
   private i32(field: number): Int32Array { return this.view(field) as Int32Array; }
   private f64(field: number): Float64Array { return this.view(field) as Float64Array; }
+
+  /** @internal Rebuilds the views after world.restore wrote memory. */
+  reattach(): void {
+    this.buffer = null;
+    this.refresh();
+  }
 }
 
 const FLOAT_REGIONS = [RH_PREFAB_BOX, RH_RECTS, RH_INST_X, RH_INST_Y, RH_CX, RH_CY, RH_CW, RH_CH, RH_CVX, RH_CVY, RH_PX, RH_PY, RH_PVX, RH_PVY, RH_PR];

@@ -676,6 +676,12 @@ export class TileMap {
   private checkCoord(name: string, v: number): void {
     if (typeof v !== "number" || !this.coordOk(v)) throw new HitcoreError("INVALID_ARGUMENT", `${name} must be finite and within ${MAX_TILE_COORD} tiles of the origin, got ${describe(v)}.`);
   }
+
+  /** @internal Rebuilds the views after world.restore wrote memory. */
+  reattach(): void {
+    this.buffer = null;
+    this.views();
+  }
 }
 
 /** A controller's state, as `tileMap.controller(id)` reports it. */

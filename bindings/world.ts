@@ -17,14 +17,15 @@
 //   hist            i32[256]   scratch: size histogram
 //   planes          f32[4(C+4)] scratch: the entries' boxes as four planes (the SIMD core's pair walk)
 import {
-  CELLS_PER_ENTITY, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
+  ARENA_BASE, CELLS_PER_ENTITY, ENTRY_BYTES, HEADERS_END, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
   G_MASK, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
-  HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
+  HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PART_HEADER_FIELDS, PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
-import { Arena, Heap, type Region } from "./arena.js";
+import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
+import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
 import { Platforms, type PlatformsOptions } from "./platforms.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import { RectLevel, type RectLevelOptions } from "./rect_level.js";
@@ -150,6 +151,25 @@ function regionsFor(capacity: number, pairCapacity: number): Region[] {
   ];
 }
 
+// What a snapshot keeps of each part beside memory (world.snapshot): the facade's fields that
+// change after construction. Options that shape a part are its `config`, which must match.
+const PARTS = ["tileMap", "rectLevel", "platforms"] as const;
+const BODY_STATE = ["cap", "pairCap", "top", "live", "gens", "freeSlots", "freeCount", "gridMask", "droppedPairs", "cellSizeOption"];
+const TILE_MAP_STATE = ["caps", "pointCount", "monsterTop", "monsterFree", "controllerTop", "cover", "monsterTypes"];
+const RECT_LEVEL_STATE = ["caps", "prefabs", "rectCount", "instances", "chars", "dirty", "config", "freeChars", "castSearch"];
+const PLATFORMS_STATE = [
+  "exactRegion", "resistanceX", "resistanceY", "maxSubsteps", "surfRecords", "surfBoxes", "halfspaceData", "polyStart",
+  "polyBoxes", "polyVertices", "polyExtents", "index", "ballCap", "balls", "offsets", "resultsCap",
+];
+const ARENA_STATE = ["offsets", "sizes", "fields", "start", "end"];
+
+/** What a disposed world's parts hold instead of their kernel and memory: any use throws DISPOSED. */
+const DISPOSED = new Proxy({}, {
+  get(_, name) {
+    throw new HitcoreError("DISPOSED", `the world was disposed (reading ${String(name)}). Create a new world with createWorld().`);
+  },
+});
+
 /** Every export of the core: one instance serves every part of a world. */
 export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
 
@@ -250,13 +270,138 @@ export class World {
   }
 
   /**
-   * Lets go of the world: its tag is free for a new world, and every later call on it throws
-   * DISPOSED. Memory goes when nothing refers to the world any more (WebAssembly memory cannot shrink).
+   * Lets go of the world: its instance and memory go with the last reference to them (WebAssembly
+   * memory cannot shrink or be freed sooner), its id tag is free for a new world, and every later
+   * call on it or its parts throws DISPOSED.
    */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     liveTags.delete(this.tag);
+    for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) {
+      if (!part) continue;
+      const p = part as unknown as Record<string, unknown>;
+      p.kernel = DISPOSED;
+      p.memory = DISPOSED;
+      p.buffer = null;
+      p.header = new Int32Array(0);
+    }
+  }
+
+  // ---- snapshot and restore -------------------------------------------------------------------
+
+  /**
+   * The world's whole state as bytes: every store, the level's parts, ids and free slots, and the
+   * core's memory (the grid the last call built included), so a restored world stepped with the same
+   * calls gives bit-identical results. The bytes move between the wasm-scalar, wasm-simd and js
+   * cores. Allocates (a copy of the used memory): for rollback and saves, not every frame by default.
+   */
+  snapshot(): Uint8Array {
+    if (this.disposed) throw new HitcoreError("DISPOSED", "snapshot: the world was disposed.");
+    const buf = new Uint8Array(this.memory.buffer), top = this.heap.top;
+    const memory = new Uint8Array(HEADERS_END + top - ARENA_BASE);
+    memory.set(buf.subarray(0, HEADERS_END));
+    memory.set(buf.subarray(ARENA_BASE, top), HEADERS_END);
+    return encodeSnapshot(this.state(), memory);
+  }
+
+  /**
+   * Brings back the state `bytes` (from snapshot()) holds. The world must hold the same parts, made
+   * with the same map size and options, as the one that took the snapshot (add them first, then
+   * restore). Ids issued before the snapshot are valid again, and this world now answers to the ids
+   * of the world that took it. A damaged, truncated or tampered snapshot (SNAPSHOT_CORRUPT), one from
+   * another format (SNAPSHOT_FORMAT) or of another level (SNAPSHOT_MISMATCH) is refused, and the world
+   * is left as it was.
+   */
+  restore(bytes: Uint8Array): void {
+    if (this.disposed) throw new HitcoreError("DISPOSED", "restore: the world was disposed.");
+    const { state, memory } = decodeSnapshot(bytes);
+    const like = this.state();
+    for (const name of PARTS) {
+      const has = (like as Record<string, StateValue>)[name] != null, had = (state as Record<string, StateValue> | null)?.[name] != null;
+      if (has !== had) {
+        throw new HitcoreError("SNAPSHOT_MISMATCH", `restore: the snapshot ${had ? "holds" : "has no"} ${name} and this world ${has ? "has one" : "has none"}. ` +
+          "Add the same parts to the world, then restore.");
+      }
+    }
+    checkShape(state, like, "state");
+    const s = state as Record<string, Record<string, StateValue>>;
+    for (const name of PARTS) {
+      const config = s[name]?.config, mine = (like as Record<string, Record<string, StateValue> | null>)[name]?.config;
+      if (config && JSON.stringify(config) !== JSON.stringify(mine)) {
+        throw new HitcoreError("SNAPSHOT_MISMATCH", `restore: the snapshot's ${name} was made with ${JSON.stringify(config)}, this world's with ${JSON.stringify(mine)}. ` +
+          "Make the part with the same options, then restore.");
+      }
+    }
+    const top = s.heap.top as unknown as number, tag = state && (state as Record<string, StateValue>).tag;
+    if (!Number.isInteger(top) || top < ARENA_BASE || memory.length !== HEADERS_END + top - ARENA_BASE ||
+      !Number.isInteger(tag) || (tag as number) < 0 || (tag as number) >= WORLD_TAGS) {
+      throw new HitcoreError("SNAPSHOT_CORRUPT", "restore: the snapshot's memory does not match its layout. Pass the bytes world.snapshot() returned, unchanged.");
+    }
+    const headers = new Int32Array(memory.slice(0, HEADERS_END).buffer);
+    for (const [name, at] of [["bodies", HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
+      const layout = s[name]?.arena as unknown as Layout | undefined;
+      if (layout && !layoutIsWhole(layout, headers.subarray(at >> 2, (at >> 2) + PART_HEADER_FIELDS), ARENA_BASE, top)) {
+        throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's ${name} regions are not where its header says. Pass the bytes world.snapshot() returned, unchanged.`);
+      }
+    }
+    const undo = this.snapshot();
+    this.apply(state, memory);
+    try {
+      this.validate();
+      this._tileMap?.validate();
+      this._rectLevel?.validate();
+      this._platforms?.validate();
+    } catch (e) {
+      const back = decodeSnapshot(undo);
+      this.apply(back.state, back.memory);
+      throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's contents are inconsistent (${e instanceof Error ? e.message : String(e)}); the world is unchanged.`);
+    }
+  }
+
+  /** The JavaScript half of the state: what the facade keeps beside memory. */
+  private state(): StateValue {
+    const save = (part: object | null, keys: readonly string[], config?: Record<string, StateValue>) =>
+      part && { fields: pick(part, keys), arena: pick((part as unknown as { arena: object }).arena, ARENA_STATE), ...(config ? { config } : {}) };
+    const tm = this._tileMap, pl = this._platforms;
+    return {
+      heap: { top: this.heap.top },
+      tag: this.tag,
+      bodies: save(this, BODY_STATE),
+      tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
+      rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
+      platforms: save(pl, PLATFORMS_STATE, pl ? { maxRadius: pl.maxRadius } : undefined),
+    };
+  }
+
+  /** Writes a checked state and its memory into the world and rebuilds every view. */
+  private apply(state: StateValue, memory: Uint8Array): void {
+    const s = state as Record<string, Record<string, Record<string, StateValue>>>;
+    const top = s.heap.top as unknown as number;
+    if (top > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((top - this.memory.buffer.byteLength) / 65536));
+    const buf = new Uint8Array(this.memory.buffer);
+    buf.set(memory.subarray(0, HEADERS_END));
+    buf.set(memory.subarray(HEADERS_END), ARENA_BASE);
+    if (this.heap.top > top) buf.fill(0, top, this.heap.top);
+    this.heap.top = top;
+    const tag = s.tag as unknown as number;
+    if (tag !== this.tag) {
+      liveTags.delete(this.tag);
+      liveTags.add(tag);
+      (this as unknown as { tag: number }).tag = tag;
+    }
+    for (const [name, part] of [["bodies", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
+      if (!part) continue;
+      assign(part, s[name].fields);
+      assign((part as unknown as { arena: object }).arena, s[name].arena);
+      (part as unknown as { reattach(): void }).reattach();
+    }
+  }
+
+  /** @internal Rebuilds the views after restore wrote memory. */
+  reattach(): void {
+    this.buffer = null;
+    this.refresh();
   }
 
   private checkPart(method: string, part: object | null): void {

@@ -27,8 +27,12 @@ export const HEADER = 256;
 export const HEADER_FIELDS = 64;
 
 // Every part of the library keeps its header at its own fixed address (up to 128 i32 fields each),
-// so the parts could share one memory; today each facade object runs its own instance of the core.
-// asconfig.json's memoryBase (2048) keeps the core's static data above all of them.
+// so the parts of a world share one memory. asconfig.json's memoryBase (2048) keeps the core's
+// static data above all of them, and the facade's regions start at ARENA_BASE, above the static data
+// of every build, so the wasm-scalar, wasm-simd and js cores lay a world out at the same addresses
+// (a snapshot moves between them).
+export const HEADERS_END = 2048;
+export const ARENA_BASE = 16384;
 export const PLATFORMS_HEADER = 512; // surfaces, polyhedra, balls (layout/platforms.ts)
 export const RECTS_HEADER = 1024; // prefabs, instances, quadtree, characters (layout/rects.ts)
 export const TILES_HEADER = 1536; // tile maps, collision points (layout/tiles.ts)

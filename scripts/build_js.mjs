@@ -53,11 +53,24 @@ module.dispose();
 rmSync(lowered);
 
 writeFileSync(output, `${readFileSync(output, "utf8")}
-/** A fresh instance of the core (its own memory and state), each export converting its i32 and f32 arguments as a wasm call does. */
+/**
+ * A fresh instance of the core (its own memory and state), each export converting its i32 and f32
+ * arguments as a wasm call does. Its memory detaches the old buffer when it grows, as a
+ * WebAssembly.Memory does (wasm2js copies into a new buffer and leaves the old one whole): the
+ * facade tells a stale view by its length reading 0.
+ */
 export function createCore() {
   const core = instantiate({});
+  const memory = {
+    get buffer() { return core.memory.buffer; },
+    grow(pages) {
+      const old = core.memory.buffer, was = core.memory.grow(pages);
+      if (core.memory.buffer !== old) structuredClone(old, { transfer: [old] });
+      return was;
+    },
+  };
   return {
-    memory: core.memory,
+    memory,
 ${wrappers.join("\n")}
   };
 }
