@@ -22,4 +22,10 @@ export interface Kernel {
    * finite number of magnitude at most MAX_COORD, having written nothing.
    */
   setPositions(n: number): number;
+  /**
+   * Moves the live slots in [0, count) within mask by their velocity against every part of the
+   * level (RESPONSE_* at each contact); returns how many hit, or -1 with S_INVALID set, having
+   * changed nothing.
+   */
+  moveBodies(count: number, mask: number, response: number, restitution: number): number;
 }

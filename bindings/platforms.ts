@@ -781,6 +781,11 @@ export class Platforms {
     this._results = new Int32Array(buf, this.offsets[14], this.resultsCap);
   }
 
+  /** @internal Readies the part for a cross-part call of the world (its index built, its regions laid out). */
+  prepare(): void {
+    this.ensureIndex();
+  }
+
   /** @internal Rebuilds the views after world.restore wrote memory. */
   reattach(): void {
     this.buffer = null;

@@ -674,6 +674,11 @@ export class RectLevel {
   private i32(field: number): Int32Array { return this.view(field) as Int32Array; }
   private f64(field: number): Float64Array { return this.view(field) as Float64Array; }
 
+  /** @internal Readies the part for a cross-part call of the world (its index built, its regions laid out). */
+  prepare(): void {
+    this.buildIfDirty();
+  }
+
   /** @internal Rebuilds the views after world.restore wrote memory. */
   reattach(): void {
     this.buffer = null;

@@ -24,6 +24,10 @@ import {
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
+import {
+  H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, PART_NONE, PART_POLYHEDRA, PART_RECTS, PART_SURFACES, PART_TILES,
+  RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
+} from "../layout/moves.js";
 import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
 import { Platforms, type PlatformsOptions } from "./platforms.js";
@@ -144,6 +148,7 @@ function regionsFor(capacity: number, pairCapacity: number): Region[] {
   return [
     store(H_X, 4 * slots), store(H_Y, 4 * slots), store(H_A, 4 * slots), store(H_B, 4 * slots),
     store(H_GROUPS, 4 * slots), store(H_KIND, slots), store(H_FLAGS, slots),
+    store(H_VX, 4 * slots), store(H_VY, 4 * slots), store(H_HIT_I, 12 * slots), store(H_HIT_F, 12 * slots),
     scratch(H_BOX, 16 * capacity), scratch(H_SEL, 4 * capacity), scratch(H_CELLS, 4 * cells),
     scratch(H_ENTRIES, ENTRY_BYTES * capacity), scratch(H_LARGE, 4 * capacity), scratch(H_HOME, 4 * capacity),
     scratch(H_PAIRS, 8 * pairCapacity), scratch(H_RESULTS, 4 * slots), scratch(H_HIST, 4 * HIST_BUCKETS),
@@ -169,6 +174,11 @@ const DISPOSED = new Proxy({}, {
     throw new HitcoreError("DISPOSED", `the world was disposed (reading ${String(name)}). Create a new world with createWorld().`);
   },
 });
+
+/** The part of the level a hit is on (`hitPart`). */
+export const Part = { None: PART_NONE, Tiles: PART_TILES, Rects: PART_RECTS, Surfaces: PART_SURFACES, Polyhedra: PART_POLYHEDRA } as const;
+/** What a body does at its first contact in moveBodies. */
+export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE } as const;
 
 /** Every export of the core: one instance serves every part of a world. */
 export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
@@ -216,6 +226,14 @@ export class World {
   private _flags = new Uint8Array(0);
   private _pairs = new Int32Array(0);
   private _results = new Int32Array(0);
+  private _vx = new Float32Array(0);
+  private _vy = new Float32Array(0);
+  private _hitPart = new Int32Array(0);
+  private _hitShape = new Int32Array(0);
+  private _hitRect = new Int32Array(0);
+  private _hitT = new Float32Array(0);
+  private _hitNx = new Float32Array(0);
+  private _hitNy = new Float32Array(0);
   // setPositions' staging: x and y as f64 in the planes scratch, which no call keeps between calls.
   private _stageX = new Float64Array(0);
   private _stageY = new Float64Array(0);
@@ -404,6 +422,10 @@ export class World {
     this.refresh();
   }
 
+  private checkLive(method: string): void {
+    if (this.disposed) throw new HitcoreError("DISPOSED", `${method}: the world was disposed. Create a new world with createWorld().`);
+  }
+
   private checkPart(method: string, part: object | null): void {
     if (this.disposed) throw new HitcoreError("DISPOSED", `${method}: the world was disposed. Create a new world with createWorld().`);
     if (part) throw new HitcoreError("INVALID_OPTION", `${method}: the world already has one; a world holds one of each part. Create another world for another level.`);
@@ -444,6 +466,20 @@ export class World {
   get pairs(): Int32Array { this.refresh(); return this._pairs; }
   /** Slot output of the last probe query. */
   get results(): Int32Array { this.refresh(); return this._results; }
+  /** Velocity of each slot, in units per moveBodies call: the game writes it. */
+  get vx(): Float32Array { this.refresh(); return this._vx; }
+  get vy(): Float32Array { this.refresh(); return this._vy; }
+  /** Each slot's first hit in the last moveBodies: the part (Part.*; Part.None if it hit nothing). */
+  get hitPart(): Int32Array { this.refresh(); return this._hitPart; }
+  /** The tile cell (row * cols + col; -1 for the floor below the map), rect instance, surface or polyhedron hit. */
+  get hitShape(): Int32Array { this.refresh(); return this._hitShape; }
+  /** The rect within the instance's prefab for a rect hit; -1 otherwise. */
+  get hitRect(): Int32Array { this.refresh(); return this._hitRect; }
+  /** Fraction of the move made before the hit (1 if none). */
+  get hitT(): Float32Array { this.refresh(); return this._hitT; }
+  /** Unit normal of what was hit, pointing back at the body (0, 0 if it started inside it). */
+  get hitNx(): Float32Array { this.refresh(); return this._hitNx; }
+  get hitNy(): Float32Array { this.refresh(); return this._hitNy; }
 
   /** Adds a point; returns its id. */
   addPoint(x: number, y: number, groups = 1): number {
@@ -590,6 +626,43 @@ export class World {
   }
 
   // ---- batched queries: one kernel call each --------------------------------------------------
+
+  /**
+   * Moves every live body in `mask` by its velocity (vx, vy) and sweeps it against every part of
+   * the level (tile map, rect level, surfaces, polyhedra) so that nothing tunnels, however fast. At
+   * its first contact a body stops (Response.Stop: velocity 0), slides along (Response.Slide) or
+   * ricochets (Response.Bounce, the normal part scaled by `restitution`), resolving up to four
+   * contacts in the call. Writes x, y, vx, vy and each body's first hit (hitPart ... hitNy); returns
+   * how many bodies hit something. One wasm call; allocates nothing.
+   */
+  moveBodies(mask = ALL_GROUPS, response: number = RESPONSE_STOP, restitution = 1): number {
+    checkMask("moveBodies", "mask", mask);
+    if (response !== RESPONSE_STOP && response !== RESPONSE_SLIDE && response !== RESPONSE_BOUNCE) {
+      throw new HitcoreError("INVALID_OPTION", `moveBodies: response must be Response.Stop, Response.Slide or Response.Bounce, got ${describe(response)}.`);
+    }
+    if (typeof restitution !== "number" || !(restitution >= 0 && restitution <= 1)) {
+      throw new HitcoreError("INVALID_OPTION", `moveBodies: restitution must be a number from 0 to 1, got ${describe(restitution)}.`);
+    }
+    this.checkLive("moveBodies");
+    this._rectLevel?.prepare();
+    this._platforms?.prepare();
+    this.refresh();
+    const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
+    const hits = this.kernel.moveBodies(this.top, mask, response, restitution);
+    if (hits < 0) {
+      // A refused call leaves the whole memory as it was, the header's report included.
+      const h = this.header, slot = h[S_FIRST_INVALID], why = h[S_INVALID];
+      h[S_INVALID] = wasInvalid;
+      h[S_FIRST_INVALID] = wasFirst;
+      if (why === MOVE_BAD_NUMBER) {
+        this.checkSlotData(slot);
+        throw new HitcoreError("INVALID_ENTITY", `moveBodies: slot ${slot} (id ${this.idOf(slot)}) has a velocity (${this._vx[slot]}, ${this._vy[slot]}) that is not a finite number of magnitude at most ${MAX_COORD}. Write finite numbers into world.vx / vy. Nothing moved.`);
+      }
+      throw new HitcoreError("BODY_TOO_LARGE", `moveBodies: slot ${slot} (id ${this.idOf(slot)}) reaches past the platforms' maxRadius (${this._platforms?.maxRadius}), which their grid covers. Add the platforms with a larger maxRadius. Nothing moved.`);
+    }
+    this.gridMask = 0;
+    return hits;
+  }
 
   /** All overlapping pairs among entities in `mask`; returns their number, pairs in `world.pairs` as (lo, hi) slots. */
   selfPairs(mask = ALL_GROUPS): number {
@@ -854,6 +927,14 @@ export class World {
     this._flags = new Uint8Array(buf, h[H_FLAGS], slots);
     this._pairs = new Int32Array(buf, h[H_PAIRS], 2 * this.pairCap);
     this._results = new Int32Array(buf, h[H_RESULTS], slots);
+    this._vx = new Float32Array(buf, h[H_VX], slots);
+    this._vy = new Float32Array(buf, h[H_VY], slots);
+    this._hitPart = new Int32Array(buf, h[H_HIT_I], slots);
+    this._hitShape = new Int32Array(buf, h[H_HIT_I] + 4 * slots, slots);
+    this._hitRect = new Int32Array(buf, h[H_HIT_I] + 8 * slots, slots);
+    this._hitT = new Float32Array(buf, h[H_HIT_F], slots);
+    this._hitNx = new Float32Array(buf, h[H_HIT_F] + 4 * slots, slots);
+    this._hitNy = new Float32Array(buf, h[H_HIT_F] + 8 * slots, slots);
     const stage = this.cap + PLANE_SLACK; // the planes region holds 16 bytes for each
     this._stageX = new Float64Array(buf, h[H_PLANES], stage);
     this._stageY = new Float64Array(buf, h[H_PLANES] + 8 * stage, stage);

@@ -1,0 +1,296 @@
+// Bodies moved against the whole level in one call (layout/moves.ts): every body in a mask sweeps
+// its velocity against the tile map's solid cells, the rect level's rects, the surfaces and the
+// polyhedra, takes the earliest hit, and stops, slides or bounces there; nothing tunnels, however
+// fast. y grows downward in every part.
+//
+// - Tiles (here): the swept body (a point, a circle or a box) against each solid cell's box, the
+//   cells taken from the sweep's bounding box, piece by piece along long moves so that a fast body
+//   costs the cells along its path. A body touching a cell is not hit by it unless it moves into it
+//   (it slides along a floor of cells without snagging on the seams); a one-way cell stops only a
+//   body coming down onto its top.
+// - Rects: rectsCast (the quadtree, then master boxes, then rects), whose touching counts as a hit.
+// - Surfaces and polyhedra: the platforms' castSegment (points, circles) or castBox (boxes).
+// - The earliest hit wins; equal times go to the lower PART_*. A body that starts inside a shape
+//   reports it with t = 0 and a zero normal, and stays where it is.
+import {
+  H_A, H_B, H_CAPACITY, H_GROUPS, H_KIND, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, MAX_COORD,
+  PLATFORMS_HEADER, RECTS_HEADER, S_FIRST_INVALID, S_INVALID, TILES_HEADER,
+} from "../layout/grid.ts";
+import {
+  H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_POLYHEDRA, PART_RECTS,
+  PART_SURFACES, PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
+} from "../layout/moves.ts";
+import { C_ID, C_KIND, C_NX, C_NY, C_T, HIT_POLYHEDRON, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
+import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CAST_INSTANCE, RH_CAST_OUT, RH_CAST_RECT, RH_INSTANCES, SEARCH_TREE } from "../layout/rects.ts";
+import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
+import { castBox, castSegment } from "./balls.ts";
+import { rectsCast } from "./casts.ts";
+import { rectStart } from "./rect_level.ts";
+import { hdr, setHdr } from "./header.ts";
+import { f32At, f64At, i32At, setF32, setI32, toF32, u32At, u8At } from "./memory.ts";
+
+// The best hit of the current sweep (one body, one iteration): per-call scratch.
+let bestT: f64 = 0;
+let bestNx: f64 = 0;
+let bestNy: f64 = 0;
+let bestPart: i32 = 0;
+let bestShape: i32 = 0;
+let bestRect: i32 = 0;
+// The bottom of the floor below the map (it has no bottom; this is past every valid coordinate).
+const FLOOR_DEPTH: f64 = 1e36;
+// The last cell test's hit.
+let cellT: f64 = 0;
+let cellNx: f64 = 0;
+let cellNy: f64 = 0;
+
+// @ts-ignore: decorator
+@inline function offer(t: f64, nx: f64, ny: f64, part: i32, shape: i32, rect: i32): void {
+  if (t < bestT || (t == bestT && part < bestPart)) {
+    bestT = t; bestNx = nx; bestNy = ny; bestPart = part; bestShape = shape; bestRect = rect;
+  }
+}
+
+// @ts-ignore: decorator
+@inline function ti(field: i32): i32 {
+  return i32At(TILES_HEADER + (field << 2));
+}
+
+/**
+ * A body centred at (cx, cy) with half extents (hx, hy), rounded by r (a circle: hx = hy = r),
+ * moving by (dx, dy), against the closed box (x0, y0, x1, y1). Sets cellT and the normal and
+ * returns true on a hit in [0, 1]; a body that starts overlapping the box (open sets) hits at 0
+ * with a zero normal. Touching without moving in is no hit; a grazing sweep (entry = exit) is none.
+ */
+function sweepBox(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+  const gx0 = x0 - hx, gx1 = x1 + hx, gy0 = y0 - hy, gy1 = y1 + hy;
+  if (cx > gx0 && cx < gx1 && cy > gy0 && cy < gy1 && (r == 0 || inRounded(cx, cy, r, x0, y0, x1, y1))) {
+    cellT = 0; cellNx = 0; cellNy = 0;
+    return true;
+  }
+  let tn: f64 = -Infinity, tf: f64 = Infinity, nx: f64 = 0, ny: f64 = 0;
+  if (dx == 0) {
+    if (!(cx > gx0 && cx < gx1)) return false;
+  } else {
+    const inv = 1 / dx;
+    let ta = (gx0 - cx) * inv, tb = (gx1 - cx) * inv;
+    if (ta > tb) { const s = ta; ta = tb; tb = s; }
+    tn = ta; tf = tb; nx = dx > 0 ? -1 : 1;
+  }
+  if (dy == 0) {
+    if (!(cy > gy0 && cy < gy1)) return false;
+  } else {
+    const inv = 1 / dy;
+    let ta = (gy0 - cy) * inv, tb = (gy1 - cy) * inv;
+    if (ta > tb) { const s = ta; ta = tb; tb = s; }
+    if (ta > tn) { tn = ta; nx = 0; ny = dy > 0 ? -1 : 1; }
+    if (tb < tf) tf = tb;
+  }
+  if (!(tn < tf) || tn < 0 || tn > 1) return false;
+  if (r > 0) {
+    // A circle: an entry beside a corner square of the grown box must meet the corner's circle.
+    const px = cx + tn * dx, py = cy + tn * dy;
+    const kx = px < x0 ? x0 : px > x1 ? x1 : px, ky = py < y0 ? y0 : py > y1 ? y1 : py;
+    if (kx != px && ky != py) return cornerHit(cx, cy, dx, dy, r, kx, ky);
+  }
+  cellT = tn; cellNx = nx; cellNy = ny;
+  return true;
+}
+
+/** Whether the circle (cx, cy, r) overlaps the box's interior (open): the rounded box test. */
+function inRounded(cx: f64, cy: f64, r: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+  const kx = cx < x0 ? x0 : cx > x1 ? x1 : cx, ky = cy < y0 ? y0 : cy > y1 ? y1 : cy;
+  const ex = cx - kx, ey = cy - ky;
+  return ex * ex + ey * ey < r * r;
+}
+
+/** The moving circle's entry into the corner circle (kx, ky, r), in [0, 1]: sets cellT and the normal. */
+function cornerHit(cx: f64, cy: f64, dx: f64, dy: f64, r: f64, kx: f64, ky: f64): bool {
+  const fx = cx - kx, fy = cy - ky;
+  const a = dx * dx + dy * dy, b = fx * dx + fy * dy, c = fx * fx + fy * fy - r * r;
+  const disc = b * b - a * c;
+  if (!(disc > 0) || b >= 0) return false;
+  const t = (-b - Math.sqrt(disc)) / a;
+  if (t < 0 || t > 1) return false;
+  const hx = fx + t * dx, hy = fy + t * dy, len = Math.sqrt(hx * hx + hy * hy);
+  cellT = t; cellNx = hx / len; cellNy = hy / len;
+  return true;
+}
+
+/** Flags of a cell, y-down: columns beside the map are walls (or wrap), rows below are the floor. */
+function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, floor: bool, cells: i32): i32 {
+  if (row < 0) return 0;
+  if (row >= rows) return floor ? CELL_PLATFORM : 0;
+  if (col < 0 || col >= cols) {
+    if (!wrap) return CELL_PLATFORM;
+    col %= cols;
+    if (col < 0) col += cols;
+  }
+  return u8At(cells + row * cols + col);
+}
+
+/**
+ * The body against the solid cells whose boxes meet the part of its sweep between s0 and s1 (of
+ * the whole move): offers the earliest hit. Long moves go piece by piece, each piece's bounding box
+ * at most about a cell wide, and stop at the first piece whose cells hold a hit within it.
+ */
+function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64): void {
+  const cols = ti(T_COLS), rows = ti(T_ROWS);
+  if (cols <= 0 || rows <= 0) return;
+  const wrap = ti(T_WRAP) != 0, floor = ti(T_FLOOR) != 0, cells = ti(T_CELLS);
+  const size = f64At(ti(T_PARAMS) + (P_TILE << 3)), inv = 1 / size;
+  const span = Math.max(Math.abs(dx), Math.abs(dy)) * inv;
+  const pieces = span > 1 ? <i32>Math.min(Math.ceil(span), <f64>(1 << 20)) : 1;
+  let found = false, foundT: f64 = Infinity, fnx: f64 = 0, fny: f64 = 0, fcell = -1;
+  for (let k = 0; k < pieces && !found; k++) {
+    const s0 = <f64>k / <f64>pieces, s1 = <f64>(k + 1) / <f64>pieces;
+    const ax = cx + dx * s0, bx = cx + dx * s1, ay = cy + dy * s0, by = cy + dy * s1;
+    let c0 = <i32>Math.floor((Math.min(ax, bx) - hx) * inv), c1 = <i32>Math.floor((Math.max(ax, bx) + hx) * inv);
+    let r0 = <i32>Math.floor((Math.min(ay, by) - hy) * inv), r1 = <i32>Math.floor((Math.max(ay, by) + hy) * inv);
+    // Rows above the map are empty; every row below it is one floor cell, row `rows`, of unbounded
+    // depth. Columns beside a map that does not wrap are walls: the nearest one stands for the rest.
+    if (r0 < 0) r0 = 0;
+    if (r0 > rows) r0 = rows;
+    if (r1 > rows) r1 = rows;
+    if (!wrap) {
+      if (c0 < -1) c0 = -1;
+      if (c1 > cols) c1 = cols;
+    } else if (c1 - c0 > cols + 1) {
+      c1 = c0 + cols + 1;
+    }
+    for (let row = r0; row <= r1; row++) {
+      for (let col = c0; col <= c1; col++) {
+        const flags = tileFlags(col, row, cols, rows, wrap, floor, cells);
+        if ((flags & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
+        const x0 = <f64>col * size, y0 = <f64>row * size, y1 = row < rows ? y0 + size : FLOOR_DEPTH;
+        if ((flags & CELL_PLATFORM) == 0) {
+          // One-way: only from above, moving down, with the body's bottom at or above the top.
+          if (!(dy > 0) || cy + hy > y0) continue;
+          if (!sweepBox(cx, cy, hx, hy, r, dx, dy, x0, y0, x0 + size, y1) || cellNy != -1) continue;
+        } else if (!sweepBox(cx, cy, hx, hy, r, dx, dy, x0, y0, x0 + size, y1)) {
+          continue;
+        }
+        if (cellT < foundT) {
+          foundT = cellT; fnx = cellNx; fny = cellNy;
+          fcell = row >= rows || (!wrap && (col < 0 || col >= cols)) ? -1 : row * cols + ((col % cols) + cols) % cols;
+        }
+      }
+    }
+    if (foundT <= s1) found = true;
+  }
+  if (foundT <= 1) offer(foundT, fnx, fny, PART_TILES, fcell, -1);
+}
+
+/** The body against the rect level's rects (rectsCast: centre and half extents). */
+function castRects(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
+  const mode = kind == KIND_RECT ? CAST_BOX : kind == KIND_CIRCLE && hx > 0 ? CAST_CIRCLE : CAST_SEGMENT;
+  if (rectsCast(mode, cx, cy, dx, dy, hx, hy, SEARCH_TREE) == 0) return;
+  const out = i32At(RECTS_HEADER + (RH_CAST_OUT << 2)), instance = i32At(RECTS_HEADER + (RH_CAST_INSTANCE << 2));
+  // The rect's index within its instance's prefab.
+  offer(f64At(out), f64At(out + 8), f64At(out + 16), PART_RECTS, instance, i32At(RECTS_HEADER + (RH_CAST_RECT << 2)) - rectStart(instance));
+}
+
+/** The body against the surfaces and polyhedra (castSegment for points and circles, castBox for boxes). */
+function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
+  const hit = kind == KIND_RECT ? castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy, true, true)
+    : castSegment(cx, cy, cx + dx, cy + dy, hx, true, true);
+  if (hit == 0) return;
+  const at = PLATFORMS_HEADER;
+  const part = i32At(at + (C_KIND << 2)) == HIT_POLYHEDRON ? PART_POLYHEDRA : PART_SURFACES;
+  offer(<f64>f32At(at + (C_T << 2)), <f64>f32At(at + (C_NX << 2)), <f64>f32At(at + (C_NY << 2)), part, i32At(at + (C_ID << 2)), -1);
+}
+
+/** Whether any body in the mask holds a value the sweep cannot take; sets S_INVALID / S_FIRST_INVALID. */
+function refuse(count: i32, mask: u32, platforms: bool): bool {
+  const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
+  const vxs = hdr(H_VX), vys = hdr(H_VY);
+  const radius = platforms ? <f64>f32At(PLATFORMS_HEADER + (P_GRID_RADIUS << 2)) : Infinity;
+  for (let s = 0; s < count; s++) {
+    const kind = u8At(ks + s);
+    if (kind == KIND_NONE || (u32At(gs + (s << 2)) & mask) == 0) continue;
+    const o = s << 2;
+    const x = <f64>f32At(xs + o), y = <f64>f32At(ys + o), a = <f64>f32At(as + o), b = <f64>f32At(bs + o);
+    const vx = <f64>f32At(vxs + o), vy = <f64>f32At(vys + o);
+    // Finite and within the coordinate limit (NaN fails every comparison).
+    if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD && Math.abs(vx) <= MAX_COORD && Math.abs(vy) <= MAX_COORD &&
+      a >= 0 && a <= MAX_COORD && b >= 0 && b <= MAX_COORD)) {
+      setHdr(S_INVALID, MOVE_BAD_NUMBER); setHdr(S_FIRST_INVALID, s);
+      return true;
+    }
+    const reach = kind == KIND_RECT ? Math.sqrt(a * a + b * b) * 0.5 : kind == KIND_CIRCLE ? a : 0;
+    if (reach > radius) {
+      setHdr(S_INVALID, MOVE_TOO_LARGE); setHdr(S_FIRST_INVALID, s);
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Moves every live body in [0, count) with (groups & mask) != 0 by its velocity against the level,
+ * resolving up to MOVE_ITERATIONS contacts with `response` (RESPONSE_*; `restitution` for bounces).
+ * Writes positions, velocities and each body's first hit (H_HIT_*); returns how many bodies hit
+ * something, or -1, having changed nothing, when a body holds a value it cannot take (S_INVALID).
+ */
+export function moveBodies(count: i32, mask: u32, response: i32, restitution: f64): i32 {
+  const tiles = ti(T_COLS) > 0 && ti(T_ROWS) > 0;
+  const rects = i32At(RECTS_HEADER + (RH_INSTANCES << 2)) > 0;
+  const platforms = i32At(PLATFORMS_HEADER + (P_SURF_COUNT << 2)) + i32At(PLATFORMS_HEADER + (P_POLY_COUNT << 2)) > 0;
+  setHdr(S_INVALID, 0);
+  if (refuse(count, mask, platforms)) return -1;
+  const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
+  const vxs = hdr(H_VX), vys = hdr(H_VY), hi = hdr(H_HIT_I), hf = hdr(H_HIT_F);
+  const plane = (hdr(H_CAPACITY) + 1) << 2; // bytes of one plane of CAPACITY + 1 slots
+  const bounce = 1 + restitution;
+  let hits = 0;
+  for (let s = 0; s < count; s++) {
+    const kind = u8At(ks + s), o = s << 2;
+    if (kind == KIND_NONE || (u32At(gs + o) & mask) == 0) continue;
+    const a = <f64>f32At(as + o), b = <f64>f32At(bs + o);
+    const hx = kind == KIND_RECT ? a * 0.5 : kind == KIND_CIRCLE ? a : 0;
+    const hy = kind == KIND_RECT ? b * 0.5 : hx;
+    const round = kind == KIND_CIRCLE ? a : 0;
+    let cx = <f64>f32At(xs + o) + (kind == KIND_RECT ? hx : 0), cy = <f64>f32At(ys + o) + (kind == KIND_RECT ? hy : 0);
+    let vx = <f64>f32At(vxs + o), vy = <f64>f32At(vys + o);
+    let dx = vx, dy = vy;
+    let firstPart = PART_NONE, firstShape = -1, firstRect = -1, firstT: f64 = 1, firstNx: f64 = 0, firstNy: f64 = 0;
+    for (let it = 0; it < MOVE_ITERATIONS && (dx != 0 || dy != 0); it++) {
+      bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
+      if (tiles) castTiles(cx, cy, hx, hy, round, dx, dy);
+      if (rects) castRects(kind, cx, cy, hx, hy, dx, dy);
+      if (platforms) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
+      if (bestPart == PART_NONE) {
+        cx += dx; cy += dy;
+        break;
+      }
+      if (it == 0) {
+        firstPart = bestPart; firstShape = bestShape; firstRect = bestRect; firstT = bestT; firstNx = bestNx; firstNy = bestNy;
+      }
+      if (bestNx == 0 && bestNy == 0) break; // started inside: it stays
+      // A skin above f32 rounding at this magnitude keeps the stored position off the surface.
+      const skin = 1e-3 + (Math.max(Math.abs(cx), Math.abs(cy)) + Math.abs(dx) + Math.abs(dy)) * 2.384185791015625e-7;
+      cx += bestT * dx + bestNx * skin;
+      cy += bestT * dy + bestNy * skin;
+      if (response == RESPONSE_STOP) {
+        vx = 0; vy = 0;
+        break;
+      }
+      const rest = 1 - bestT, dn = dx * bestNx + dy * bestNy, vn = vx * bestNx + vy * bestNy;
+      const k = response == RESPONSE_BOUNCE ? bounce : 1;
+      dx = (dx - k * dn * bestNx) * rest;
+      dy = (dy - k * dn * bestNy) * rest;
+      if (vn < 0) { vx -= k * vn * bestNx; vy -= k * vn * bestNy; }
+    }
+    setF32(xs + o, toF32(cx - (kind == KIND_RECT ? hx : 0)));
+    setF32(ys + o, toF32(cy - (kind == KIND_RECT ? hy : 0)));
+    setF32(vxs + o, toF32(vx));
+    setF32(vys + o, toF32(vy));
+    setI32(hi + o, firstPart);
+    setI32(hi + plane + o, firstShape);
+    setI32(hi + 2 * plane + o, firstRect);
+    setF32(hf + o, toF32(firstT));
+    setF32(hf + plane + o, toF32(firstNx));
+    setF32(hf + 2 * plane + o, toF32(firstNy));
+    if (firstPart != PART_NONE) hits++;
+  }
+  return hits;
+}

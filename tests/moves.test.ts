@@ -1,0 +1,245 @@
+// moveBodies: every body in a mask swept against the whole level in one call, against a reference
+// written plainly: each body's sweep takes the earliest of a brute-force sweep over every tile cell
+// (and the walls and floor around the map) and the rect level's and platforms' own casts (each
+// checked against its tutorial's brute force in its own tests), then stops, slides or bounces as
+// the docs say. Seeded random levels with the hard cases: bodies starting inside cells, rects and
+// polyhedra, grazing corners and seams, one-way cells, speeds of 1000 x the thinnest wall, and
+// empty levels.
+import { describe, expect, it } from "vitest";
+import { HitcoreError, Part, Response, TileCell, type World } from "../bindings/node.js";
+import { mulberry32 } from "../fixtures/random.js";
+import { BACKENDS, newWorld } from "./support.js";
+
+const T = 16;
+const SKIN_BASE = 1e-3, SKIN_ULP = 2.384185791015625e-7;
+const f32 = Math.fround;
+
+interface Hit { t: number; nx: number; ny: number; part: number; shape: number; rect: number }
+
+/** The sweep of a box (centre, half extents, rounded by r for a circle) against a closed box, as moveBodies defines it. */
+function sweepBox(cx: number, cy: number, hx: number, hy: number, r: number, dx: number, dy: number,
+  x0: number, y0: number, x1: number, y1: number): { t: number; nx: number; ny: number } | null {
+  const gx0 = x0 - hx, gx1 = x1 + hx, gy0 = y0 - hy, gy1 = y1 + hy;
+  const clampX = (v: number) => Math.min(Math.max(v, x0), x1), clampY = (v: number) => Math.min(Math.max(v, y0), y1);
+  const insideRounded = r === 0 || (cx - clampX(cx)) ** 2 + (cy - clampY(cy)) ** 2 < r * r;
+  if (cx > gx0 && cx < gx1 && cy > gy0 && cy < gy1 && insideRounded) return { t: 0, nx: 0, ny: 0 };
+  // The entry time is the latest of the axes' entries, the exit the earliest exit.
+  let tn = -Infinity, tf = Infinity, nx = 0, ny = 0;
+  if (dx === 0) { if (!(cx > gx0 && cx < gx1)) return null; } else {
+    const a = (gx0 - cx) / dx, b = (gx1 - cx) / dx;
+    tn = Math.min(a, b); tf = Math.max(a, b); nx = dx > 0 ? -1 : 1;
+  }
+  if (dy === 0) { if (!(cy > gy0 && cy < gy1)) return null; } else {
+    const a = (gy0 - cy) / dy, b = (gy1 - cy) / dy;
+    if (Math.min(a, b) > tn) { tn = Math.min(a, b); nx = 0; ny = dy > 0 ? -1 : 1; }
+    tf = Math.min(tf, Math.max(a, b));
+  }
+  if (!(tn < tf) || tn < 0 || tn > 1) return null;
+  if (r > 0) {
+    const px = cx + tn * dx, py = cy + tn * dy, kx = clampX(px), ky = clampY(py);
+    if (kx !== px && ky !== py) {
+      // The corner's circle: the entering root of |c + t d - k| = r.
+      const fx = cx - kx, fy = cy - ky, a = dx * dx + dy * dy, b = fx * dx + fy * dy, c = fx * fx + fy * fy - r * r;
+      const disc = b * b - a * c;
+      if (!(disc > 0) || b >= 0) return null;
+      const t = (-b - Math.sqrt(disc)) / a;
+      if (t < 0 || t > 1) return null;
+      const hx2 = fx + t * dx, hy2 = fy + t * dy, len = Math.sqrt(hx2 * hx2 + hy2 * hy2);
+      return { t, nx: hx2 / len, ny: hy2 / len };
+    }
+  }
+  return { t: tn, nx, ny };
+}
+
+interface Level { cols: number; rows: number; cells: Uint8Array; wrap: boolean; floor: boolean }
+
+/** Every cell of the map, the wall columns beside it and the floor row below, brute force. */
+function tileHit(L: Level, cx: number, cy: number, hx: number, hy: number, r: number, dx: number, dy: number): Hit | null {
+  let best: Hit | null = null;
+  // Every column the sweep could reach; without wrap, the wall columns beside the map stand for the rest.
+  let c0 = Math.floor((Math.min(cx, cx + dx) - hx) / T) - 1, c1 = Math.floor((Math.max(cx, cx + dx) + hx) / T) + 1;
+  if (!L.wrap) { c0 = Math.max(c0, -1); c1 = Math.min(c1, L.cols); }
+  for (let row = 0; row <= L.rows; row++) {
+    for (let col = c0; col <= c1; col++) {
+      const inMap = col >= 0 && col < L.cols, wrapped = ((col % L.cols) + L.cols) % L.cols;
+      let flags: number;
+      if (row === L.rows) flags = L.floor ? TileCell.Platform : 0;
+      else if (!inMap && !L.wrap) flags = TileCell.Platform;
+      else flags = L.cells[row * L.cols + wrapped];
+      if (!(flags & (TileCell.Platform | TileCell.OneWay))) continue;
+      const x0 = col * T, y0 = row * T, y1 = row < L.rows ? y0 + T : 1e36;
+      const oneWay = !(flags & TileCell.Platform);
+      if (oneWay && (!(dy > 0) || cy + hy > y0)) continue;
+      const h = sweepBox(cx, cy, hx, hy, r, dx, dy, x0, y0, x0 + T, y1);
+      if (!h || (oneWay && h.ny !== -1)) continue;
+      const shape = row < L.rows && (inMap || L.wrap) ? row * L.cols + wrapped : -1;
+      if (!best || h.t < best.t) best = { ...h, part: Part.Tiles, shape, rect: -1 };
+    }
+  }
+  return best;
+}
+
+/** What moveBodies should leave for one body: position (top-left for rects), velocity and first hit. */
+function reference(world: World, L: Level | null, s: number, response: number, restitution: number) {
+  const level = world.rectLevel!, plat = world.platforms!;
+  const kind = world.kinds[s], a = world.a[s], b = world.b[s];
+  const hx = kind === 3 ? a * 0.5 : kind === 2 ? a : 0, hy = kind === 3 ? b * 0.5 : hx, round = kind === 2 ? a : 0;
+  let cx = world.x[s] + (kind === 3 ? hx : 0), cy = world.y[s] + (kind === 3 ? hy : 0);
+  let vx = world.vx[s], vy = world.vy[s], dx = vx, dy = vy;
+  let first: Hit | null = null;
+  for (let it = 0; it < 4 && (dx !== 0 || dy !== 0); it++) {
+    const offers: Hit[] = [];
+    const tile = L && tileHit(L, cx, cy, hx, hy, round, dx, dy);
+    if (tile) offers.push(tile);
+    const mode = kind === 3 ? 1 : kind === 2 && hx > 0 ? 2 : 0;
+    if (level.instanceCount > 0 && (level as unknown as { cast(...a: number[]): boolean }).cast(mode, cx, cy, dx, dy, hx, hy)) {
+      offers.push({ t: level.hit.t, nx: level.hit.nx, ny: level.hit.ny, part: Part.Rects, shape: level.hit.instance, rect: level.hit.rect });
+    }
+    if (plat.surfaceCount + plat.polyhedronCount > 0) {
+      const hit = kind === 3 ? plat.castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy) : plat.castCircle(cx, cy, hx, dx, dy);
+      if (hit) offers.push({ t: plat.hit.t, nx: plat.hit.nx, ny: plat.hit.ny, part: plat.hit.kind === 2 ? Part.Polyhedra : Part.Surfaces, shape: plat.hit.id, rect: -1 });
+    }
+    if (offers.length === 0) { cx += dx; cy += dy; break; }
+    const best = offers.reduce((p, q) => (q.t < p.t || (q.t === p.t && q.part < p.part) ? q : p));
+    first ??= best;
+    if (best.nx === 0 && best.ny === 0) break;
+    const skin = SKIN_BASE + (Math.max(Math.abs(cx), Math.abs(cy)) + Math.abs(dx) + Math.abs(dy)) * SKIN_ULP;
+    cx += best.t * dx + best.nx * skin;
+    cy += best.t * dy + best.ny * skin;
+    if (response === Response.Stop) { vx = 0; vy = 0; break; }
+    const k = response === Response.Bounce ? 1 + restitution : 1, rest = 1 - best.t;
+    const dn = dx * best.nx + dy * best.ny, vn = vx * best.nx + vy * best.ny;
+    dx = (dx - k * dn * best.nx) * rest;
+    dy = (dy - k * dn * best.ny) * rest;
+    if (vn < 0) { vx -= k * vn * best.nx; vy -= k * vn * best.ny; }
+  }
+  return {
+    x: f32(cx - (kind === 3 ? hx : 0)), y: f32(cy - (kind === 3 ? hy : 0)), vx: f32(vx), vy: f32(vy),
+    part: first?.part ?? Part.None, shape: first?.shape ?? -1, rect: first?.rect ?? -1,
+    t: f32(first?.t ?? 1), nx: f32(first?.nx ?? 0), ny: f32(first?.ny ?? 0),
+  };
+}
+
+/** A seeded level in a world: cells (walls, one-way cells), rect instances, surfaces, polygons; or nothing. */
+function buildLevel(world: World, seed: number, empty: boolean): Level | null {
+  const rand = mulberry32(seed);
+  const level = world.addRectLevel(), plat = world.addPlatforms({ maxRadius: 12 });
+  if (empty) return null;
+  const cols = 24, rows = 16, wrap = seed % 2 === 0;
+  const map = world.addTileMap({ cols, rows, tileSize: T, wrap });
+  const cells = new Uint8Array(cols * rows);
+  for (let k = 0; k < cells.length; k++) {
+    const v = rand();
+    cells[k] = v < 0.12 ? TileCell.Platform : v < 0.17 ? TileCell.OneWay : 0;
+    if (cells[k]) map.setCell(k % cols, Math.floor(k / cols), cells[k]);
+  }
+  // Thin walls (1 unit) in rects and long thin platforms: the tunnelling targets.
+  const thin = level.addPrefab([0, 0, 1, 60, 20, 0, 40, 1]);
+  const blocks = level.addPrefab([0, 0, 16, 16, 16, 8, 16, 16]);
+  for (let k = 0; k < 6; k++) level.addInstance(k % 2 ? thin : blocks, Math.floor(rand() * 360), Math.floor(rand() * 240), k % 3);
+  for (let k = 0; k < 8; k++) {
+    const x = Math.floor(rand() * 360), y = Math.floor(rand() * 240);
+    plat.addSurface(x, y, x + 10 + Math.floor(rand() * 60), y + Math.floor(rand() * 30) - 15);
+  }
+  for (let k = 0; k < 4; k++) {
+    const x = Math.floor(rand() * 340), y = Math.floor(rand() * 220);
+    plat.addPolygon([x, y, x + 20, y, x + 24, y + 18, x + 4, y + 22]);
+  }
+  return { cols, rows, cells, wrap, floor: true };
+}
+
+function addBodies(world: World, seed: number, n: number): void {
+  const rand = mulberry32(seed * 7 + 3);
+  for (let k = 0; k < n; k++) {
+    const x = Math.floor(rand() * 400) - 8, y = Math.floor(rand() * 280) - 8;
+    // Some on the grid lines (touching cells exactly), some far off, some very fast.
+    const snap = rand() < 0.3;
+    const px = snap ? Math.round(x / T) * T : x + rand(), py = snap ? Math.round(y / T) * T : y + rand();
+    const kind = k % 3;
+    const id = kind === 0 ? world.addPoint(px, py, 1 + (k % 2)) : kind === 1 ? world.addCircle(px, py, 1 + rand() * 6, 1 + (k % 2))
+      : world.addRect(px, py, 1 + Math.floor(rand() * 12), 1 + Math.floor(rand() * 12), 1 + (k % 2));
+    const s = world.indexOf(id), fast = rand() < 0.1 ? 1000 : 1;
+    world.vx[s] = (rand() * 16 - 8) * fast;
+    world.vy[s] = (rand() * 16 - 8) * fast;
+    if (rand() < 0.15) world.vx[s] = 0; // axis-aligned moves graze seams and corners
+    if (rand() < 0.15) world.vy[s] = 0;
+  }
+}
+
+describe("moveBodies", () => {
+  for (const response of [Response.Stop, Response.Slide, Response.Bounce]) {
+    it(`agrees with the reference on seeded levels (response ${response})`, async () => {
+      for (const backend of BACKENDS) {
+        for (let seed = 1; seed <= 4; seed++) {
+          const world = await newWorld(backend, { capacity: 64 });
+          const L = buildLevel(world, seed, seed === 4);
+          addBodies(world, seed, 240);
+          const mask = seed === 3 ? 1 : 0xffffffff, restitution = 0.5 + 0.125 * seed;
+          const expected = [], n = world.count;
+          for (let s = 0; s < n; s++) expected.push((world.groups[s] & mask) ? reference(world, L, s, response, restitution) : null);
+          const hits = world.moveBodies(mask, response, restitution);
+          let counted = 0;
+          for (let s = 0; s < n; s++) {
+            const e = expected[s];
+            if (!e) continue;
+            const got = {
+              x: world.x[s], y: world.y[s], vx: world.vx[s], vy: world.vy[s], part: world.hitPart[s], shape: world.hitShape[s],
+              rect: world.hitRect[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s],
+            };
+            expect(got, `${backend} seed ${seed} slot ${s}`).toEqual(e);
+            if (e.part !== Part.None) counted++;
+          }
+          expect(hits).toBe(counted);
+          if (seed !== 4) expect(counted).toBeGreaterThan(20);
+        }
+      }
+    });
+  }
+
+  it("lets nothing tunnel: bodies 1000x faster than a wall is thick all stop at it", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend);
+      const level = world.addRectLevel();
+      level.addInstance(level.addPrefab([0, -1000, 1, 2000]), 500, 0);
+      const map = world.addTileMap({ cols: 4, rows: 4, tileSize: T, wrap: true, solidFloor: false });
+      map.setCell(0, 0, TileCell.Platform);
+      const ids = [];
+      for (let k = 0; k < 50; k++) {
+        const id = world.addCircle(100, 100 + k * 3, 2);
+        world.vx[world.indexOf(id)] = 1000 + k * 37;
+        ids.push(id);
+      }
+      expect(world.moveBodies(ALL, Response.Stop)).toBe(50);
+      for (const id of ids) {
+        const s = world.indexOf(id);
+        expect(world.hitPart[s]).toBe(Part.Rects);
+        expect(world.x[s]).toBeLessThan(498.1);
+        expect(world.x[s]).toBeGreaterThan(497.9);
+        expect(world.vx[s]).toBe(0);
+      }
+    }
+  });
+
+  it("refuses bad velocities and bodies too large for the platforms, moving nothing", async () => {
+    const world = await newWorld("wasm-scalar");
+    const plat = world.addPlatforms({ maxRadius: 5 });
+    plat.addSurface(0, 50, 100, 50);
+    plat.addSurface(100, 50, 0, 50); // one of the two faces the falling circle, whichever way surfaces face
+    const a = world.addCircle(10, 10, 2), b = world.addCircle(20, 10, 2);
+    world.vy[world.indexOf(a)] = 100;
+    expect(world.moveBodies()).toBe(1); // a lands on the surface
+    world.vy[world.indexOf(b)] = NaN;
+    const before = world.snapshot();
+    expect(() => world.moveBodies()).toThrow(HitcoreError);
+    expect(world.snapshot()).toEqual(before);
+    world.vy[world.indexOf(b)] = 1;
+    world.addCircle(30, 10, 9);
+    const again = world.snapshot();
+    expect(() => world.moveBodies()).toThrow(/maxRadius/);
+    expect(() => world.moveBodies(ALL, 7)).toThrow(/response/);
+    expect(() => world.moveBodies(ALL, Response.Bounce, 2)).toThrow(/restitution/);
+    expect(world.snapshot()).toEqual(again);
+  });
+});
+
+const ALL = 0xffffffff;
