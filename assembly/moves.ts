@@ -24,6 +24,7 @@ import { C_ID, C_KIND, C_NX, C_NY, C_T, HIT_POLYHEDRON, P_GRID_RADIUS, P_POLY_CO
 import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CAST_INSTANCE, RH_CAST_OUT, RH_CAST_RECT, RH_INSTANCES, SEARCH_TREE } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { castBox, castSegment } from "./balls.ts";
+import { AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_SURF_CELLS } from "./platform_grid.ts";
 import { rectsCast } from "./casts.ts";
 import { rectStart } from "./rect_level.ts";
 import { hdr, setHdr } from "./header.ts";
@@ -189,8 +190,33 @@ function castRects(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f
   offer(f64At(out), f64At(out + 8), f64At(out + 16), PART_RECTS, instance, i32At(RECTS_HEADER + (RH_CAST_RECT << 2)) - rectStart(instance));
 }
 
+/**
+ * Whether the platforms' grid lists nothing in the cells the centre's path can cross (the path's
+ * box): then no surface or polyhedron can be hit, since every shape a body up to the grid radius
+ * can touch is listed in the cell holding its centre at contact. Paths over more than 16 cells are
+ * left to the cast.
+ */
+function platformsEmptyAlong(cx: f64, cy: f64, dx: f64, dy: f64): bool {
+  const cols = i32At(AT_GRID_COLS), rows = i32At(AT_GRID_ROWS), inv = <f64>f32At(AT_GRID_INV);
+  const ox = <f64>f32At(AT_GRID_OX), oy = <f64>f32At(AT_GRID_OY);
+  const fx0 = (Math.min(cx, cx + dx) - ox) * inv, fx1 = (Math.max(cx, cx + dx) - ox) * inv;
+  const fy0 = (Math.min(cy, cy + dy) - oy) * inv, fy1 = (Math.max(cy, cy + dy) - oy) * inv;
+  if (!(fx0 >= 0 && fy0 >= 0 && fx1 < <f64>cols && fy1 < <f64>rows)) return false; // the outside cell: cast
+  const c0 = <i32>fx0, c1 = <i32>fx1, r0 = <i32>fy0, r1 = <i32>fy1;
+  if ((c1 - c0 + 1) * (r1 - r0 + 1) > 16) return false;
+  const surf = i32At(AT_SURF_CELLS), poly = i32At(AT_POLY_CELLS);
+  for (let r = r0; r <= r1; r++) {
+    for (let c = c0; c <= c1; c++) {
+      const at = (r * cols + c) << 2;
+      if (i32At(surf + at + 4) != i32At(surf + at) || i32At(poly + at + 4) != i32At(poly + at)) return false;
+    }
+  }
+  return true;
+}
+
 /** The body against the surfaces and polyhedra (castSegment for points and circles, castBox for boxes). */
 function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
+  if (platformsEmptyAlong(cx, cy, dx, dy)) return;
   const hit = kind == KIND_RECT ? castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy, true, true)
     : castSegment(cx, cy, cx + dx, cy + dy, hx, true, true);
   if (hit == 0) return;

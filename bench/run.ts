@@ -9,6 +9,7 @@ import { machine } from "./harness.js";
 import { benchRects } from "./rect_level.js";
 import { benchTiles } from "./tiles.js";
 import { benchCasts } from "./casts.js";
+import { benchWorld } from "./world.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
   grid: benchGrid,
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<string[]>> = {
   platforms: benchPlatforms,
   tiles: benchTiles,
   casts: benchCasts,
+  world: benchWorld,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);
