@@ -11,7 +11,7 @@ import { rectsCast, rectsMoveProjectiles } from "./casts.ts";
 import { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls.ts";
 import { collidePoints, moveBoxes } from "./tile_map.ts";
 import { stepControllers } from "./tile_controller.ts";
-import { moveBodies } from "./moves.ts";
+import { castLevel, castLevelMany, moveBodies } from "./moves.ts";
 import { heapBase, maxI32 } from "./memory.ts";
 import { ARENA_BASE } from "../layout/grid.ts";
 
@@ -19,7 +19,7 @@ export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs, setPositions }
 export { rectsBuild, rectsQueryBox, rectsStepCharacters, rectsCast, rectsMoveProjectiles };
 export { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces };
 export { collidePoints, moveBoxes, stepControllers };
-export { moveBodies };
+export { castLevel, castLevelMany, moveBodies };
 
 /** First byte the facade may use for its regions: ARENA_BASE, or past the static data if a build's reaches it. */
 export function arenaBase(): i32 {

@@ -14,10 +14,11 @@
 //   reports it with t = 0 and a zero normal, and stays where it is.
 import {
   H_A, H_B, H_CAPACITY, H_GROUPS, H_KIND, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, MAX_COORD,
-  PLATFORMS_HEADER, RECTS_HEADER, S_FIRST_INVALID, S_INVALID, TILES_HEADER,
+  PLATFORMS_HEADER, RECTS_HEADER, S_FIRST_INVALID, S_INVALID, TILES_HEADER, WORLD_HEADER,
 } from "../layout/grid.ts";
 import {
-  H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_POLYHEDRA, PART_RECTS,
+  CAST_HIT, CAST_IN, H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, SWEEP_BOX, SWEEP_CIRCLE, W_CAST_HIT_F, W_CAST_HIT_I,
+  W_CASTS, W_ONE_NX, SWEEP_POINT, W_ONE_NY, W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_POLYHEDRA, PART_RECTS,
   PART_SURFACES, PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
 } from "../layout/moves.ts";
 import { C_ID, C_KIND, C_NX, C_NY, C_T, HIT_POLYHEDRON, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
@@ -28,7 +29,7 @@ import { AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POL
 import { rectsCast } from "./casts.ts";
 import { rectStart } from "./rect_level.ts";
 import { hdr, setHdr } from "./header.ts";
-import { f32At, f64At, i32At, setF32, setI32, toF32, u32At, u8At } from "./memory.ts";
+import { f32At, f64At, i32At, setF32, setF64, setI32, toF32, u32At, u8At } from "./memory.ts";
 
 // The best hit of the current sweep (one body, one iteration): per-call scratch.
 let bestT: f64 = 0;
@@ -72,16 +73,14 @@ function sweepBox(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64, 
   if (dx == 0) {
     if (!(cx > gx0 && cx < gx1)) return false;
   } else {
-    const inv = 1 / dx;
-    let ta = (gx0 - cx) * inv, tb = (gx1 - cx) * inv;
+    let ta = (gx0 - cx) / dx, tb = (gx1 - cx) / dx;
     if (ta > tb) { const s = ta; ta = tb; tb = s; }
     tn = ta; tf = tb; nx = dx > 0 ? -1 : 1;
   }
   if (dy == 0) {
     if (!(cy > gy0 && cy < gy1)) return false;
   } else {
-    const inv = 1 / dy;
-    let ta = (gy0 - cy) * inv, tb = (gy1 - cy) * inv;
+    let ta = (gy0 - cy) / dy, tb = (gy1 - cy) / dy;
     if (ta > tb) { const s = ta; ta = tb; tb = s; }
     if (ta > tn) { tn = ta; nx = 0; ny = dy > 0 ? -1 : 1; }
     if (tb < tf) tf = tb;
@@ -225,11 +224,111 @@ function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, d
   offer(<f64>f32At(at + (C_T << 2)), <f64>f32At(at + (C_NX << 2)), <f64>f32At(at + (C_NY << 2)), part, i32At(at + (C_ID << 2)), -1);
 }
 
+/**
+ * The earliest hit of a body (KIND_*; centre, half extents, rounded by `round` for a circle) moving
+ * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit.
+ */
+function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, tiles: bool, rects: bool, platforms: bool): void {
+  bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
+  if (tiles) castTiles(cx, cy, hx, hy, round, dx, dy);
+  if (rects) castRects(kind, cx, cy, hx, hy, dx, dy);
+  if (platforms) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
+}
+
+// @ts-ignore: decorator
+@inline function hasTiles(): bool {
+  return ti(T_COLS) > 0 && ti(T_ROWS) > 0;
+}
+
+// @ts-ignore: decorator
+@inline function hasRects(): bool {
+  return i32At(RECTS_HEADER + (RH_INSTANCES << 2)) > 0;
+}
+
+// @ts-ignore: decorator
+@inline function hasPlatforms(): bool {
+  return i32At(PLATFORMS_HEADER + (P_SURF_COUNT << 2)) + i32At(PLATFORMS_HEADER + (P_POLY_COUNT << 2)) > 0;
+}
+
+/** The platforms' grid radius: what a body or cast may reach from its centre (unbounded without platforms). */
+function gridRadius(): f64 {
+  const r = <f64>f32At(PLATFORMS_HEADER + (P_GRID_RADIUS << 2));
+  return r > 0 ? r : Infinity;
+}
+
+// @ts-ignore: decorator
+@inline function wo(field: i32): i32 {
+  return WORLD_HEADER + (field << 2);
+}
+
+/** The body kind a sweep mode casts. */
+// @ts-ignore: decorator
+@inline function kindOf(mode: i32, a: f64): i32 {
+  return mode == SWEEP_BOX ? KIND_RECT : mode == SWEEP_CIRCLE && a > 0 ? KIND_CIRCLE : KIND_POINT;
+}
+
+/**
+ * One cast against every part of the level: a point (SWEEP_POINT), a box of half extents (a, b)
+ * (SWEEP_BOX) or a circle of radius a (SWEEP_CIRCLE) centred on (x, y), moving by (dx, dy).
+ * Returns 1 on a hit, with the hit in the W_ONE_* fields; 0 otherwise. The facade checks the sizes.
+ */
+export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64): i32 {
+  const kind = kindOf(mode, a);
+  const hx = kind == KIND_POINT ? 0 : a, hy = kind == KIND_RECT ? b : hx;
+  sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, hasTiles(), hasRects(), hasPlatforms());
+  const hit = bestPart != PART_NONE;
+  setF64(wo(W_ONE_T), hit ? bestT : 1);
+  setF64(wo(W_ONE_NX), bestNx);
+  setF64(wo(W_ONE_NY), bestNy);
+  setI32(wo(W_ONE_PART), bestPart);
+  setI32(wo(W_ONE_SHAPE), bestShape);
+  setI32(wo(W_ONE_RECT), bestRect);
+  return hit ? 1 : 0;
+}
+
+/**
+ * `count` casts of one mode from W_CASTS (x, y, dx, dy, a, b each) against every part of the level,
+ * each one's closest hit into W_CAST_HIT_I / _F. Returns how many hit.
+ */
+export function castLevelMany(count: i32, mode: i32): i32 {
+  const tiles = hasTiles(), rects = hasRects(), platforms = hasPlatforms();
+  const input = i32At(wo(W_CASTS)), hi = i32At(wo(W_CAST_HIT_I)), hf = i32At(wo(W_CAST_HIT_F));
+  // Refused whole, before any cast, when one holds a value the sweep cannot take: -1 - its index.
+  const radius = gridRadius();
+  for (let k = 0; k < count; k++) {
+    const p = input + k * (CAST_IN << 2);
+    const x = <f64>f32At(p), y = <f64>f32At(p + 4), dx = <f64>f32At(p + 8), dy = <f64>f32At(p + 12);
+    const a = mode == SWEEP_POINT ? 0 : <f64>f32At(p + 16), b = mode == SWEEP_BOX ? <f64>f32At(p + 20) : a;
+    if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD && Math.abs(dx) <= MAX_COORD && Math.abs(dy) <= MAX_COORD &&
+      a >= 0 && a <= MAX_COORD && b >= 0 && b <= MAX_COORD) || (mode == SWEEP_BOX ? Math.sqrt(a * a + b * b) : a) > radius) {
+      return -1 - k;
+    }
+  }
+  let hits = 0;
+  for (let k = 0; k < count; k++) {
+    const p = input + k * (CAST_IN << 2);
+    const x = <f64>f32At(p), y = <f64>f32At(p + 4), dx = <f64>f32At(p + 8), dy = <f64>f32At(p + 12);
+    const a = <f64>f32At(p + 16), b = <f64>f32At(p + 20);
+    const kind = kindOf(mode, a);
+    const hx = kind == KIND_POINT ? 0 : a, hy = kind == KIND_RECT ? b : hx;
+    sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, tiles, rects, platforms);
+    const o = k * (CAST_HIT << 2), hit = bestPart != PART_NONE;
+    setI32(hi + o, bestPart);
+    setI32(hi + o + 4, bestShape);
+    setI32(hi + o + 8, bestRect);
+    setF32(hf + o, toF32(hit ? bestT : 1));
+    setF32(hf + o + 4, toF32(bestNx));
+    setF32(hf + o + 8, toF32(bestNy));
+    if (hit) hits++;
+  }
+  return hits;
+}
+
 /** Whether any body in the mask holds a value the sweep cannot take; sets S_INVALID / S_FIRST_INVALID. */
-function refuse(count: i32, mask: u32, platforms: bool): bool {
+function refuse(count: i32, mask: u32): bool {
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
   const vxs = hdr(H_VX), vys = hdr(H_VY);
-  const radius = platforms ? <f64>f32At(PLATFORMS_HEADER + (P_GRID_RADIUS << 2)) : Infinity;
+  const radius = gridRadius();
   for (let s = 0; s < count; s++) {
     const kind = u8At(ks + s);
     if (kind == KIND_NONE || (u32At(gs + (s << 2)) & mask) == 0) continue;
@@ -258,11 +357,9 @@ function refuse(count: i32, mask: u32, platforms: bool): bool {
  * something, or -1, having changed nothing, when a body holds a value it cannot take (S_INVALID).
  */
 export function moveBodies(count: i32, mask: u32, response: i32, restitution: f64): i32 {
-  const tiles = ti(T_COLS) > 0 && ti(T_ROWS) > 0;
-  const rects = i32At(RECTS_HEADER + (RH_INSTANCES << 2)) > 0;
-  const platforms = i32At(PLATFORMS_HEADER + (P_SURF_COUNT << 2)) + i32At(PLATFORMS_HEADER + (P_POLY_COUNT << 2)) > 0;
+  const tiles = hasTiles(), rects = hasRects(), platforms = hasPlatforms();
   setHdr(S_INVALID, 0);
-  if (refuse(count, mask, platforms)) return -1;
+  if (refuse(count, mask)) return -1;
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
   const vxs = hdr(H_VX), vys = hdr(H_VY), hi = hdr(H_HIT_I), hf = hdr(H_HIT_F);
   const plane = (hdr(H_CAPACITY) + 1) << 2; // bytes of one plane of CAPACITY + 1 slots
@@ -280,10 +377,7 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
     let dx = vx, dy = vy;
     let firstPart = PART_NONE, firstShape = -1, firstRect = -1, firstT: f64 = 1, firstNx: f64 = 0, firstNy: f64 = 0;
     for (let it = 0; it < MOVE_ITERATIONS && (dx != 0 || dy != 0); it++) {
-      bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
-      if (tiles) castTiles(cx, cy, hx, hy, round, dx, dy);
-      if (rects) castRects(kind, cx, cy, hx, hy, dx, dy);
-      if (platforms) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
+      sweepLevel(kind, cx, cy, hx, hy, round, dx, dy, tiles, rects, platforms);
       if (bestPart == PART_NONE) {
         cx += dx; cy += dy;
         break;

@@ -28,4 +28,8 @@ export interface Kernel {
    * changed nothing.
    */
   moveBodies(count: number, mask: number, response: number, restitution: number): number;
+  /** One cast (SWEEP_*) against every part of the level; 1 on a hit (W_ONE_* in the world header). */
+  castLevel(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): number;
+  /** `count` casts from W_CASTS; returns how many hit, or -1 - k when cast k holds a value it cannot take. */
+  castLevelMany(count: number, mode: number): number;
 }

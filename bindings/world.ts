@@ -20,11 +20,13 @@ import {
   ARENA_BASE, CELLS_PER_ENTITY, ENTRY_BYTES, HEADERS_END, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
   G_MASK, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
-  HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PART_HEADER_FIELDS, PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
+  HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PART_HEADER_FIELDS, WORLD_HEADER, PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
 import {
+  CAST_HIT, CAST_IN, SWEEP_BOX, SWEEP_CIRCLE, SWEEP_POINT, W_CAST_CAP, W_CAST_HIT_F, W_CAST_HIT_I, W_CASTS, W_ONE_NX, W_ONE_NY,
+  W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, WORLD_FIELDS,
   H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, PART_NONE, PART_POLYHEDRA, PART_RECTS, PART_SURFACES, PART_TILES,
   RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
 } from "../layout/moves.js";
@@ -180,6 +182,37 @@ export const Part = { None: PART_NONE, Tiles: PART_TILES, Rects: PART_RECTS, Sur
 /** What a body does at its first contact in moveBodies. */
 export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE } as const;
 
+/** What a cast sweeps (castMany): a point, a box (half extents a, b) or a circle (radius a). */
+export const Sweep = { Point: SWEEP_POINT, Box: SWEEP_BOX, Circle: SWEEP_CIRCLE } as const;
+
+/**
+ * The one hit record of the world's casts: what part and shape, when and where, and the normal.
+ * Getters over typed arrays, overwritten by each cast (a double stored in an object field is boxed
+ * on every write, so a cast into it allocates nothing).
+ */
+export class Hit {
+  /** @internal t, distance, x, y, nx, ny */
+  readonly real = new Float64Array(6);
+  /** @internal part, shape, rect */
+  readonly int = new Int32Array([PART_NONE, -1, -1]);
+  /** Part.* of the closest hit; Part.None after a miss. */
+  get part(): number { return this.int[0]; }
+  /** The tile cell (row * cols + col; -1 outside the map), rect instance, surface or polyhedron hit; -1 after a miss. */
+  get shape(): number { return this.int[1]; }
+  /** The rect within the instance's prefab for a rect hit; -1 otherwise. */
+  get rect(): number { return this.int[2]; }
+  /** Fraction of the motion made before contact (1 after a miss). */
+  get t(): number { return this.real[0]; }
+  /** Distance travelled before contact. */
+  get distance(): number { return this.real[1]; }
+  /** Where the cast's centre is at contact (the end after a miss). */
+  get x(): number { return this.real[2]; }
+  get y(): number { return this.real[3]; }
+  /** Unit normal of what was hit, pointing back at the caster ((0, 0) if the cast started inside it). */
+  get nx(): number { return this.real[4]; }
+  get ny(): number { return this.real[5]; }
+}
+
 /** Every export of the core: one instance serves every part of a world. */
 export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
 
@@ -203,6 +236,10 @@ export class World {
   private readonly maxCapacity: number;
   private cellSizeOption: number;
   private readonly arena: Arena;
+  private readonly castArena: Arena;
+  private castCap = 0;
+  /** The last cast's hit (castSegment, castRay, castCircle, castBox). */
+  readonly hit = new Hit();
   private cap = 0; // entity slots per store
   private pairCap = 0; // pairs the pair region holds
 
@@ -254,6 +291,7 @@ export class World {
     this.growPairs = options.growPairs ?? true;
     this.heap = new Heap(kernel.arenaBase());
     this.arena = new Arena(kernel.memory, this.heap);
+    this.castArena = new Arena(kernel.memory, this.heap);
     this.tag = takeTag();
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
@@ -357,9 +395,9 @@ export class World {
       throw new HitcoreError("SNAPSHOT_CORRUPT", "restore: the snapshot's memory does not match its layout. Pass the bytes world.snapshot() returned, unchanged.");
     }
     const headers = new Int32Array(memory.slice(0, HEADERS_END).buffer);
-    for (const [name, at] of [["bodies", HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
+    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
       const layout = s[name]?.arena as unknown as Layout | undefined;
-      if (layout && !layoutIsWhole(layout, headers.subarray(at >> 2, (at >> 2) + PART_HEADER_FIELDS), ARENA_BASE, top)) {
+      if (layout && layout.offsets.length > 0 && !layoutIsWhole(layout, headers.subarray(at >> 2, (at >> 2) + PART_HEADER_FIELDS), ARENA_BASE, top)) {
         throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's ${name} regions are not where its header says. Pass the bytes world.snapshot() returned, unchanged.`);
       }
     }
@@ -386,6 +424,7 @@ export class World {
       heap: { top: this.heap.top },
       tag: this.tag,
       bodies: save(this, BODY_STATE),
+      casts: { fields: pick(this, ["castCap"]), arena: pick(this.castArena, ARENA_STATE) },
       tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
       rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
       platforms: save(pl, PLATFORMS_STATE, pl ? { maxRadius: pl.maxRadius } : undefined),
@@ -408,12 +447,12 @@ export class World {
       liveTags.add(tag);
       (this as unknown as { tag: number }).tag = tag;
     }
-    for (const [name, part] of [["bodies", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
+    for (const [name, part] of [["bodies", this], ["casts", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
       if (!part) continue;
       assign(part, s[name].fields);
-      assign((part as unknown as { arena: object }).arena, s[name].arena);
-      (part as unknown as { reattach(): void }).reattach();
+      assign(name === "casts" ? this.castArena : (part as unknown as { arena: object }).arena, s[name].arena);
     }
+    for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) part?.reattach();
   }
 
   /** @internal Rebuilds the views after restore wrote memory. */
@@ -623,6 +662,114 @@ export class World {
   setCellSize(cellSize: number): void {
     this.cellSizeOption = checkCellSize(cellSize);
     this.gridMask = 0;
+  }
+
+  // ---- casts against every part of the level ----------------------------------------------
+
+  /** A point moving from (x, y) by (dx, dy) against every part of the level: true on a hit, the closest in `hit`. */
+  castSegment(x: number, y: number, dx: number, dy: number): boolean {
+    this.checkCast("castSegment", x, y, dx, dy, 0);
+    return this.castOne(SWEEP_POINT, x, y, dx, dy, 0, 0);
+  }
+
+  /** A ray from (x, y) along (dirX, dirY), up to maxDistance: castSegment of that length. */
+  castRay(x: number, y: number, dirX: number, dirY: number, maxDistance: number): boolean {
+    checkSize("castRay", "maxDistance", maxDistance);
+    this.checkCast("castRay", x, y, dirX, dirY, 0);
+    const len = Math.sqrt(dirX * dirX + dirY * dirY);
+    if (!(len > 0)) throw new HitcoreError("INVALID_DIRECTION", "castRay: the direction is (0, 0). Pass a non-zero direction.");
+    return this.castOne(SWEEP_POINT, x, y, dirX / len * maxDistance, dirY / len * maxDistance, 0, 0);
+  }
+
+  /** A circle (centre x, y, radius r) swept by (dx, dy) against every part of the level. */
+  castCircle(x: number, y: number, r: number, dx: number, dy: number): boolean {
+    checkSize("castCircle", "radius", r);
+    this.checkCast("castCircle", x, y, dx, dy, r);
+    return this.castOne(SWEEP_CIRCLE, x, y, dx, dy, r, r);
+  }
+
+  /** A box (top-left x, y, size w x h) swept by (dx, dy) against every part of the level; hit.x/y is its centre at contact. */
+  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number): boolean {
+    checkSize("castBox", "width", w);
+    checkSize("castBox", "height", h);
+    this.checkCast("castBox", x, y, dx, dy, Math.sqrt(w * w + h * h) / 2);
+    return this.castOne(SWEEP_BOX, x + w / 2, y + h / 2, dx, dy, w / 2, h / 2);
+  }
+
+  /** Room for `n` casts in castInputs (grows x2); castMany casts the first `count` of them. */
+  ensureCasts(n: number): void {
+    checkCount("ensureCasts", n, 1);
+    if (n <= this.castCap) return;
+    let cap = Math.max(this.castCap, 16);
+    while (cap < n) cap *= 2;
+    this.castArena.layout([
+      { field: W_CASTS, bytes: 4 * CAST_IN * cap, keep: true },
+      { field: W_CAST_HIT_I, bytes: 4 * CAST_HIT * cap, keep: true },
+      { field: W_CAST_HIT_F, bytes: 4 * CAST_HIT * cap, keep: true },
+    ], () => new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS));
+    this.castCap = cap;
+    this.buffer = null;
+    this.refresh();
+    this.worldHeader[W_CAST_CAP] = cap;
+  }
+
+  /** castMany's casts: x, y, dx, dy, a, b each (a: circle radius or box half width; b: box half height). */
+  get castInputs(): Float32Array { this.refresh(); return this._castInputs; }
+  /** castMany's hits: part, shape, rect each (Part.None and -1, -1 for a miss). */
+  get castHitInts(): Int32Array { this.refresh(); return this._castHitInts; }
+  /** castMany's hits: t, nx, ny each (t = 1 for a miss). */
+  get castHitReals(): Float32Array { this.refresh(); return this._castHitReals; }
+
+  /**
+   * The first `count` casts of castInputs, all of one kind (Sweep.Point, Sweep.Circle or
+   * Sweep.Box), against every part of the level in one call: each one's closest hit goes to
+   * castHitInts / castHitReals. Returns how many hit. For many casts a frame (every enemy's line of
+   * sight to the player); allocates nothing.
+   */
+  castMany(count: number, sweep: number = SWEEP_POINT): number {
+    if (!Number.isInteger(count) || count < 0 || count > this.castCap) {
+      throw new HitcoreError("INVALID_COUNT", `castMany: count must be a whole number from 0 to the room ensureCasts made (${this.castCap}), got ${describe(count)}.`);
+    }
+    if (sweep !== SWEEP_POINT && sweep !== SWEEP_CIRCLE && sweep !== SWEEP_BOX) {
+      throw new HitcoreError("INVALID_OPTION", `castMany: sweep must be Sweep.Point, Sweep.Circle or Sweep.Box, got ${describe(sweep)}.`);
+    }
+    this.checkLive("castMany");
+    if (count === 0) return 0;
+    this._rectLevel?.prepare();
+    this._platforms?.prepare();
+    const hits = this.kernel.castLevelMany(count, sweep);
+    if (hits < 0) {
+      const k = -1 - hits;
+      throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
+        `or a size past the platforms' maxRadius (${this._platforms?.maxRadius ?? "none"}). Fix castInputs[${CAST_IN * k} ... ${CAST_IN * k + 5}]. Nothing was cast.`);
+    }
+    return hits;
+  }
+
+  private checkCast(method: string, x: number, y: number, dx: number, dy: number, reach: number): void {
+    this.checkLive(method);
+    checkCoord(method, "x", x); checkCoord(method, "y", y); checkCoord(method, "dx", dx); checkCoord(method, "dy", dy);
+    const p = this._platforms;
+    if (p && reach > p.maxRadius) {
+      throw new HitcoreError("RADIUS_TOO_LARGE", `${method}: the cast reaches ${reach} from its centre, past the platforms' maxRadius ${p.maxRadius}, which their grid covers. Add the platforms with a larger maxRadius.`);
+    }
+  }
+
+  private castOne(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): boolean {
+    this._rectLevel?.prepare();
+    this._platforms?.prepare();
+    const hit = this.kernel.castLevel(mode, x, y, dx, dy, a, b) !== 0;
+    this.refresh();
+    const w = this.worldHeader, d = this.worldHeaderD, real = this.hit.real, int = this.hit.int;
+    const t = d[W_ONE_T >> 1];
+    real[0] = t;
+    real[1] = t * Math.sqrt(dx * dx + dy * dy);
+    real[2] = x + t * dx;
+    real[3] = y + t * dy;
+    real[4] = d[W_ONE_NX >> 1];
+    real[5] = d[W_ONE_NY >> 1];
+    int[0] = w[W_ONE_PART]; int[1] = w[W_ONE_SHAPE]; int[2] = w[W_ONE_RECT];
+    return hit;
   }
 
   // ---- batched queries: one kernel call each --------------------------------------------------
@@ -912,6 +1059,12 @@ export class World {
   }
 
   /** Rebuilds every view when memory has grown (any growth detaches the old buffer). */
+  private worldHeader = new Int32Array(0);
+  private worldHeaderD = new Float64Array(0);
+  private _castInputs = new Float32Array(0);
+  private _castHitInts = new Int32Array(0);
+  private _castHitReals = new Float32Array(0);
+
   private refresh(): void {
     const buf = this.memory.buffer;
     if (buf === this.buffer) return;
@@ -935,6 +1088,13 @@ export class World {
     this._hitT = new Float32Array(buf, h[H_HIT_F], slots);
     this._hitNx = new Float32Array(buf, h[H_HIT_F] + 4 * slots, slots);
     this._hitNy = new Float32Array(buf, h[H_HIT_F] + 8 * slots, slots);
+    const w = (this.worldHeader = new Int32Array(buf, WORLD_HEADER, WORLD_FIELDS));
+    this.worldHeaderD = new Float64Array(buf, WORLD_HEADER, WORLD_FIELDS >> 1);
+    if (this.castCap > 0) {
+      this._castInputs = new Float32Array(buf, w[W_CASTS], CAST_IN * this.castCap);
+      this._castHitInts = new Int32Array(buf, w[W_CAST_HIT_I], CAST_HIT * this.castCap);
+      this._castHitReals = new Float32Array(buf, w[W_CAST_HIT_F], CAST_HIT * this.castCap);
+    }
     const stage = this.cap + PLANE_SLACK; // the planes region holds 16 bytes for each
     this._stageX = new Float64Array(buf, h[H_PLANES], stage);
     this._stageY = new Float64Array(buf, h[H_PLANES] + 8 * stage, stage);

@@ -27,11 +27,12 @@ export const HEADER = 256;
 export const HEADER_FIELDS = 64;
 
 // Every part of the library keeps its header at its own fixed address (up to 128 i32 fields each),
-// so the parts of a world share one memory. asconfig.json's memoryBase (2048) keeps the core's
+// so the parts of a world share one memory. asconfig.json's memoryBase (HEADERS_END) keeps the core's
 // static data above all of them, and the facade's regions start at ARENA_BASE, above the static data
 // of every build, so the wasm-scalar, wasm-simd and js cores lay a world out at the same addresses
 // (a snapshot moves between them).
-export const HEADERS_END = 2048;
+export const WORLD_HEADER = 2048; // the cross-part calls (layout/moves.ts)
+export const HEADERS_END = 4096;
 export const ARENA_BASE = 16384;
 export const PLATFORMS_HEADER = 512; // surfaces, polyhedra, balls (layout/platforms.ts)
 export const RECTS_HEADER = 1024; // prefabs, instances, quadtree, characters (layout/rects.ts)

@@ -14,6 +14,27 @@ export const H_VY = 61;
 export const H_HIT_I = 62;
 export const H_HIT_F = 63;
 
+// The world's header (WORLD_HEADER, layout/grid.ts): casts against every part of the level.
+//   W_CASTS        f32[CAST_IN * W_CAST_CAP]   castMany's casts: x, y, dx, dy, a, b per cast (a: the
+//                  radius of a circle or half width of a box; b: a box's half height)
+//   W_CAST_CAP     casts the regions hold
+//   W_CAST_HIT_I   i32[3 * W_CAST_CAP]   per cast: part, shape, rect of the closest hit
+//   W_CAST_HIT_F   f32[3 * W_CAST_CAP]   per cast: t, nx, ny (t = 1 and part PART_NONE on a miss)
+//   W_ONE_*        the last castLevel's hit: t, nx, ny (f64, two fields each), part, shape, rect
+export const W_CASTS = 0;
+export const W_CAST_CAP = 1;
+export const W_CAST_HIT_I = 2;
+export const W_CAST_HIT_F = 3;
+export const W_ONE_T = 4; // f64
+export const W_ONE_NX = 6; // f64
+export const W_ONE_NY = 8; // f64
+export const W_ONE_PART = 10;
+export const W_ONE_SHAPE = 11;
+export const W_ONE_RECT = 12;
+export const WORLD_FIELDS = 16;
+export const CAST_IN = 6;
+export const CAST_HIT = 3;
+
 /** What a hit is on. */
 export const PART_NONE = 0;
 export const PART_TILES = 1;
@@ -28,6 +49,11 @@ export const RESPONSE_BOUNCE = 2; // ricochets: the normal part of the move and 
 
 /** Contacts one body may resolve in one moveBodies call (a slide into a corner takes two). */
 export const MOVE_ITERATIONS = 4;
+
+/** What a cast sweeps: a point, a box (half extents a, b) or a circle (radius a), centred on x, y. */
+export const SWEEP_POINT = 0;
+export const SWEEP_BOX = 1;
+export const SWEEP_CIRCLE = 2;
 
 /** moveBodies' refusal codes, in the header's S_INVALID (the slot in S_FIRST_INVALID). */
 export const MOVE_BAD_NUMBER = 1; // a position, size or velocity is not finite

@@ -6,7 +6,7 @@
 // polyhedra, grazing corners and seams, one-way cells, speeds of 1000 x the thinnest wall, and
 // empty levels.
 import { describe, expect, it } from "vitest";
-import { HitcoreError, Part, Response, TileCell, type World } from "../bindings/node.js";
+import { HitcoreError, Part, Response, Sweep, TileCell, type World } from "../bindings/node.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { BACKENDS, newWorld } from "./support.js";
 
@@ -243,3 +243,75 @@ describe("moveBodies", () => {
 });
 
 const ALL = 0xffffffff;
+
+/** The closest hit of one cast, from the reference's parts (the first sweep of a body that does not move). */
+function castReference(world: World, L: Level | null, kind: number, cx: number, cy: number, hx: number, hy: number, dx: number, dy: number): Hit | null {
+  const level = world.rectLevel!, plat = world.platforms!;
+  const offers: Hit[] = [];
+  const tile = L && tileHit(L, cx, cy, hx, hy, kind === 2 ? hx : 0, dx, dy);
+  if (tile) offers.push(tile);
+  const mode = kind === 3 ? 1 : kind === 2 && hx > 0 ? 2 : 0;
+  if (level.instanceCount > 0 && (level as unknown as { cast(...a: number[]): boolean }).cast(mode, cx, cy, dx, dy, hx, hy)) {
+    offers.push({ t: level.hit.t, nx: level.hit.nx, ny: level.hit.ny, part: Part.Rects, shape: level.hit.instance, rect: level.hit.rect });
+  }
+  if (plat.surfaceCount + plat.polyhedronCount > 0) {
+    const hit = kind === 3 ? plat.castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy) : plat.castCircle(cx, cy, hx, dx, dy);
+    if (hit) offers.push({ t: plat.hit.t, nx: plat.hit.nx, ny: plat.hit.ny, part: plat.hit.kind === 2 ? Part.Polyhedra : Part.Surfaces, shape: plat.hit.id, rect: -1 });
+  }
+  return offers.length ? offers.reduce((p, q) => (q.t < p.t || (q.t === p.t && q.part < p.part) ? q : p)) : null;
+}
+
+describe("casts against every part of the level", () => {
+  it("castSegment, castCircle, castBox and castMany agree with the reference", async () => {
+    for (const backend of BACKENDS) {
+      for (let seed = 1; seed <= 3; seed++) {
+        const world = await newWorld(backend);
+        const L = buildLevel(world, seed, false);
+        const rand = mulberry32(seed + 50);
+        const n = 300;
+        world.ensureCasts(n);
+        let hits = 0;
+        for (const sweep of [Sweep.Point, Sweep.Circle, Sweep.Box]) {
+          const expected: (Hit | null)[] = [];
+          for (let k = 0; k < n; k++) {
+            const x = f32(rand() * 400 - 8), y = f32(rand() * 280 - 8), fast = rand() < 0.1 ? 1000 : 1;
+            const dx = f32((rand() * 60 - 30) * fast), dy = f32((rand() * 60 - 30) * fast);
+            const a = sweep === Sweep.Point ? 0 : f32(1 + rand() * 5), b = sweep === Sweep.Box ? f32(1 + rand() * 5) : a;
+            world.castInputs.set([x, y, dx, dy, a, b], 6 * k); // re-read: a cast may grow memory
+            const kind = sweep === Sweep.Box ? 3 : sweep === Sweep.Circle ? 2 : 1;
+            const e = castReference(world, L, kind, x, y, a, b, dx, dy);
+            expected.push(e);
+            const one = sweep === Sweep.Box ? world.castBox(x - a, y - b, 2 * a, 2 * b, dx, dy)
+              : sweep === Sweep.Circle ? world.castCircle(x, y, a, dx, dy) : world.castSegment(x, y, dx, dy);
+            expect(one).toBe(e !== null);
+            if (e && sweep !== Sweep.Box) {
+              // castBox takes the top-left corner, whose centre may round differently; castMany below checks boxes exactly.
+              expect([world.hit.part, world.hit.shape, world.hit.rect, world.hit.t, world.hit.nx, world.hit.ny]).toEqual([e.part, e.shape, e.rect, e.t, e.nx, e.ny]);
+            }
+          }
+          const found = world.castMany(n, sweep);
+          const ints = world.castHitInts, reals = world.castHitReals;
+          for (let k = 0; k < n; k++) {
+            const e = expected[k];
+            expect([ints[3 * k], ints[3 * k + 1], ints[3 * k + 2], reals[3 * k], reals[3 * k + 1], reals[3 * k + 2]], `${backend} ${sweep} cast ${k}`)
+              .toEqual(e ? [e.part, e.shape, e.rect, f32(e.t), f32(e.nx), f32(e.ny)] : [Part.None, -1, -1, 1, 0, 0]);
+          }
+          expect(found).toBe(expected.filter(Boolean).length);
+          hits += found;
+        }
+        expect(hits).toBeGreaterThan(100);
+      }
+    }
+  });
+
+  it("refuses bad casts before casting anything", async () => {
+    const world = await newWorld("js");
+    world.addPlatforms({ maxRadius: 4 });
+    expect(() => world.castCircle(0, 0, 5, 1, 1)).toThrow(/maxRadius/);
+    expect(() => world.castSegment(0, NaN, 1, 1)).toThrow(HitcoreError);
+    world.ensureCasts(4);
+    world.castInputs.set([0, 0, 1, 1, 9, 0], 6);
+    expect(() => world.castMany(2, Sweep.Circle)).toThrow(/cast 1/);
+    expect(() => world.castMany(17)).toThrow(/count/); // ensureCasts(4) made room for 16
+  });
+});
