@@ -37,6 +37,7 @@ import type { PlatformsKernel } from "./platforms_kernel.js";
 import { RectLevel, type RectLevelOptions } from "./rect_level.js";
 import type { RectsKernel } from "./rects_kernel.js";
 import { tileMapIn, type TileKernel, type TileMap, type TileMapOptions } from "./tile_map.js";
+import { addLevelObjects, type LevelObjectsLoaded } from "./level_objects.js";
 import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
 
 export { HitcoreError, MAX_COORD };
@@ -182,6 +183,21 @@ export const Part = { None: PART_NONE, Tiles: PART_TILES, Rects: PART_RECTS, Sur
 /** What a body does at its first contact in moveBodies. */
 export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE } as const;
 
+/** A level to load into a world in one call (world.loadLevel): a tile map's options, and the other parts' options. */
+export interface LevelOptions extends TileMapOptions {
+  /** Options of the rect level that receives the map's rectangle objects. */
+  rectLevel?: RectLevelOptions;
+  /** Options of the platforms that receive its polygon objects. */
+  platforms?: PlatformsOptions;
+}
+
+/** What world.loadLevel made, and what came from where. */
+export interface LevelLoaded extends LevelObjectsLoaded {
+  tileMap: TileMap;
+  rectLevel: RectLevel;
+  platforms: Platforms;
+}
+
 /** What a cast sweeps (castMany): a point, a box (half extents a, b) or a circle (radius a). */
 export const Sweep = { Point: SWEEP_POINT, Box: SWEEP_BOX, Circle: SWEEP_CIRCLE } as const;
 
@@ -323,6 +339,32 @@ export class World {
   addPlatforms(options: PlatformsOptions = {}): Platforms {
     this.checkPart("addPlatforms", this._platforms);
     return (this._platforms = new Platforms(this.kernel, this.backend, this.heap, options));
+  }
+
+  /**
+   * Loads a whole level in one call: the map (ASCII, Tiled JSON or a map from loadTiledMap) becomes
+   * the tile map, its rectangle objects instances of the rect level (a prefab per distinct size)
+   * and its polygon objects polyhedra of the platforms (split into convex parts). Returns the parts
+   * and which instance or polyhedra each object became. The world must hold no part yet; if any of
+   * it is refused, the world is left as it was.
+   */
+  loadLevel(options: LevelOptions): LevelLoaded {
+    this.checkLive("loadLevel");
+    if (this._tileMap || this._rectLevel || this._platforms) {
+      throw new HitcoreError("INVALID_OPTION", "loadLevel: the world already has a level part; load a level into a world that has none (create another world for another level).");
+    }
+    const before = this.snapshot();
+    try {
+      const tileMap = this.addTileMap(options);
+      const rectLevel = this.addRectLevel(options.rectLevel ?? {});
+      const platforms = this.addPlatforms(options.platforms ?? {});
+      const loaded = addLevelObjects(tileMap.objects, { rects: rectLevel, platforms, mapHeight: tileMap.height });
+      return { tileMap, rectLevel, platforms, ...loaded };
+    } catch (e) {
+      this._tileMap = this._rectLevel = this._platforms = null;
+      this.restore(before);
+      throw e;
+    }
   }
 
   /**

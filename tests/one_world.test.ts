@@ -144,6 +144,53 @@ describe("snapshot and restore", () => {
   });
 });
 
+/** A small Tiled map: a row of platforms, a crate (rectangle object) and a ramp (polygon object). */
+function tiledLevel(ramp: number[]): Record<string, unknown> {
+  return {
+    type: "map", orientation: "orthogonal", infinite: false, width: 4, height: 3, tilewidth: 16, tileheight: 16,
+    tilesets: [{ firstgid: 1, name: "tiles", tilecount: 1, tiles: [{ id: 0, properties: [{ name: "platform", type: "bool", value: true }] }] }],
+    layers: [
+      { type: "tilelayer", name: "ground", width: 4, height: 3, data: [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1] },
+      { type: "objectgroup", name: "solids", objects: [
+        { id: 7, name: "crate", x: 8, y: 4, width: 10, height: 6 },
+        { id: 8, name: "ramp", x: 0, y: 32, polygon: ramp.reduce<{ x: number; y: number }[]>((out, v, k) => (k % 2 ? out : [...out, { x: v, y: ramp[k + 1] }]), []) },
+      ] },
+    ],
+  };
+}
+
+describe("loadLevel", () => {
+  it("loads a Tiled map's tiles, rectangles and polygons into one world in one call", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend);
+      const loaded = world.loadLevel({ tiled: tiledLevel([0, 0, 32, 0, 32, -16]) });
+      expect(world.tileMap).toBe(loaded.tileMap);
+      expect(world.rectLevel).toBe(loaded.rectLevel);
+      expect(world.platforms).toBe(loaded.platforms);
+      expect(loaded.tileMap.cols).toBe(4);
+      expect(loaded.instances.length).toBe(1);
+      expect(loaded.rectLevel.instanceCount).toBe(1);
+      expect(loaded.polygonParts.length).toBe(1);
+      expect(loaded.platforms.polyhedronCount).toBe(loaded.polygonParts[0].length);
+      // A cast down the middle of the map meets the level's floor row.
+      expect(world.castSegment(40, 0, 0, 100)).toBe(true);
+    }
+  });
+
+  it("leaves the world as it was when part of the level is refused", async () => {
+    const world = await newWorld("wasm-scalar");
+    world.addCircle(1, 1, 1);
+    const before = world.snapshot();
+    // A polygon whose outline crosses itself.
+    expect(() => world.loadLevel({ tiled: tiledLevel([0, 0, 32, -16, 32, 0, 0, -16]) })).toThrow(HitcoreError);
+    expect(world.tileMap).toBe(null);
+    expect(world.rectLevel).toBe(null);
+    expect(world.platforms).toBe(null);
+    expect(world.snapshot()).toEqual(before);
+    expect(world.loadLevel({ ascii: ["X  X", "XXXX"] }).tileMap.rows).toBe(2);
+  });
+});
+
 describe("ids and disposal", () => {
   it("rejects another world's id with UNKNOWN_ID, naming it", async () => {
     const a = await newWorld("js"), b = await newWorld("js");
