@@ -3,7 +3,9 @@
 // when its centre is in the hit region: the seed's trapezium (three dot products) or the exact
 // rounded region (the front half of the capsule the segment sweeps with the ball). Touching
 // surfaces remove the velocity component into them, folded over all of them as the seed's
-// `foldr deflect` does (last surface first). Layout: layout/platforms.ts.
+// `foldr deflect` does (last surface first). The core only takes dot products with the stored
+// normals, so it knows no up or down: the facade's normals make the level y-down
+// (bindings/platforms.ts). Layout: layout/platforms.ts.
 import { HIT_SURFACE, SURF_STRIDE } from "../layout/platforms.ts";
 import {
   AT_SURF_CELLS, AT_SURF_ITEMS, AT_SURFACES, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, BEST_NX, BEST_NY, BEST_T, BOX_HH,

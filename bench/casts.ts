@@ -25,7 +25,7 @@ async function level(backend: (typeof backends)[number]): Promise<{ p: Platforms
   const p = (await createWorld({ backend, wasm })).addPlatforms({ maxRadius: 10 });
   p.addSurfaces(randomSurfaces(2000, 3, SIDE));
   for (const poly of randomPolygons(600, 4, SIDE)) p.addPolygon(poly);
-  p.addHalfspaces([0, 1, -20]);
+  p.addHalfspaces([0, -1, -(SIDE + 20)]); // the ground: y >= SIDE + 20, just below the level (y down)
   const r = (await createWorld({ backend, wasm })).addRectLevel();
   const rand = mulberry32(5);
   const prefab = r.addPrefab([0, 0, 40, 10, 15, 10, 10, 40]);

@@ -2,28 +2,25 @@
 // RectLevel (one one-rect prefab per distinct size, so equal crates share their rect, and one
 // instance per object, so the quadtree sees each one) and/or polyhedra of a Platforms
 // level; polygon objects become polyhedra (split into convex parts). parseTiledMap gives both in
-// the tile map's world (y-up, Tiled pixels); RectLevel is y-down like the screen, so its rects are
-// flipped about the map's height.
-import { cleanPolygon, convexParts } from "./polygon.js";
+// Tiled's y-down pixels, and RectLevel and Platforms are y-down too: nothing is flipped.
+import { convexPartsYDown } from "./polygon.js";
 import type { Platforms } from "./platforms.js";
 import type { RectLevel } from "./rect_level.js";
 import { HitcoreError } from "./validate.js";
 
 /** What parseTiledMap (and `TileMap.objects`) returns for object layers. */
 export interface LevelObjects {
-  /** (x, y, w, h) per rectangle: min corner, y-up. */
+  /** (x, y, w, h) per rectangle: min corner (the top-left), y-down. */
   readonly rects: Float32Array;
-  /** Vertices (x0, y0, x1, y1, ...) per polygon, y-up. */
+  /** Vertices (x0, y0, x1, y1, ...) per polygon, y-down, either winding. */
   readonly polygons: readonly { readonly vertices: Float32Array }[];
 }
 
 export interface LevelObjectTargets {
-  /** Receives the rectangles as instances (a prefab per distinct size), flipped to y-down about `mapHeight`. */
+  /** Receives the rectangles as instances (a prefab per distinct size). */
   rects?: RectLevel;
   /** Receives the polygons; also the rectangles (as 4-corner polyhedra) when `rectsAsPolyhedra`. */
   platforms?: Platforms;
-  /** The map's height in world units (`map.height`, or rows x tileSize): needed with `rects`. */
-  mapHeight?: number;
   /** Rectangles also become polyhedra of `platforms` (default: only when there is no `rects` target). */
   rectsAsPolyhedra?: boolean;
 }
@@ -39,7 +36,7 @@ export interface LevelObjectsLoaded {
 
 /**
  * Adds Tiled objects to the given stores. Every object is checked before anything is added, so a
- * rejected call (a degenerate polygon, a bad rectangle, a missing mapHeight) leaves both stores unchanged.
+ * rejected call (a degenerate polygon, a bad rectangle) leaves both stores unchanged.
  */
 export function addLevelObjects(objects: LevelObjects, targets: LevelObjectTargets): LevelObjectsLoaded {
   const { rects, polygons } = objects;
@@ -53,41 +50,27 @@ export function addLevelObjects(objects: LevelObjects, targets: LevelObjectTarge
   }
   const toRects = targets.rects !== undefined && count > 0;
   const toPolyhedra = targets.platforms !== undefined && (targets.rectsAsPolyhedra ?? targets.rects === undefined);
-  let flipped: Float32Array | null = null;
-  if (toRects) {
-    const H = targets.mapHeight;
-    if (typeof H !== "number" || !Number.isFinite(H)) {
-      throw new HitcoreError("INVALID_OPTION", `addLevelObjects: mapHeight must be the map's height in world units (map.height) to flip rectangles into the y-down RectLevel, got ${String(H)}.`);
-    }
-    flipped = new Float32Array(rects.length);
-    for (let r = 0; r < count; r++) {
-      flipped[4 * r] = rects[4 * r];
-      flipped[4 * r + 1] = H - rects[4 * r + 1] - rects[4 * r + 3];
-      flipped[4 * r + 2] = rects[4 * r + 2];
-      flipped[4 * r + 3] = rects[4 * r + 3];
-    }
-  }
   // Clean and split every polygon first: addPolygon would throw half-way through the list.
   if (targets.platforms) for (let p = 0; p < polygons.length; p++) {
     try {
-      convexParts(cleanPolygon("addLevelObjects", polygons[p].vertices));
+      convexPartsYDown("addLevelObjects", polygons[p].vertices);
     } catch (e) {
       if (e instanceof HitcoreError) throw new HitcoreError(e.code, `polygon object ${p}: ${e.message.replace(/^hitcore: /, "")}`);
       throw e;
     }
   }
   const loaded: LevelObjectsLoaded = { instances: [], polygonParts: [], rectPolyhedra: [] };
-  if (toRects && flipped) {
+  if (toRects) {
     const level = targets.rects!;
     const prefabOfSize = new Map<string, number>();
     for (let r = 0; r < count; r++) {
-      const w = flipped[4 * r + 2], h = flipped[4 * r + 3], key = `${w}x${h}`;
+      const w = rects[4 * r + 2], h = rects[4 * r + 3], key = `${w}x${h}`;
       let prefab = prefabOfSize.get(key);
       if (prefab === undefined) {
         prefab = level.addPrefab([0, 0, w, h]);
         prefabOfSize.set(key, prefab);
       }
-      loaded.instances.push(level.addInstance(prefab, flipped[4 * r], flipped[4 * r + 1]));
+      loaded.instances.push(level.addInstance(prefab, rects[4 * r], rects[4 * r + 1]));
     }
   }
   const platforms = targets.platforms;

@@ -4,6 +4,15 @@
 // grid (bindings/platform_index.ts) and lays out the regions of layout/platforms.ts; the
 // kernels run the per-frame loops over them.
 //
+// Coordinates are y-down, like the screen, Tiled, the world's bodies and the rect level: gravity is
+// +y. The seeds draw y-up; every rule here that depends on up and down is theirs mirrored
+// (y -> -y), so a seed level with its y negated (fixtures/platform_levels.ts: flipY) behaves as the
+// seed's level mirrored, to the bit: a surface's normal is on the left of p0 -> p1 as drawn on the
+// screen (the seed's rotate90, mirrored), its bound normals are rotate315 and rotate45 of it (the
+// seed's rotate45 and rotate315, mirrored), and a polygon's parts run counter-clockwise as drawn (a
+// negative shoelace sum in y-down coordinates), their outward normals on the right of each edge as
+// drawn. The kernels only take dot products with the stored normals, so they need no mirroring.
+//
 // Regions, in this order from the kernel's arena base (rebuilt whenever the level or the ball
 // capacity changes; balls are carried over):
 //   surfaces    f32[SURF_STRIDE * S]   records of lineToSurface
@@ -27,19 +36,19 @@ import {
   P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.js";
-import { cleanPolygon, convexParts } from "./polygon.js";
+import { convexPartsYDown } from "./polygon.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 
 export { HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, SURF_STRIDE };
 
-/** The seeds' constants (both tutorials use the same ones). */
+/** The seeds' constants (both tutorials use the same ones), for y-down coordinates. */
 export const PLATFORMER = {
-  /** Downward acceleration (y up), the seeds' `gravity`. */
-  gravity: -300,
+  /** Downward acceleration, +y with y down (the seeds' `gravity`, -300 in their y-up frame). */
+  gravity: 300,
   /** Horizontal acceleration while an arrow key is held, the seeds' `speed`. */
   speed: 200,
-  /** Upward velocity added by a jump, the seeds' `jumpspeed`. */
+  /** Speed of a jump, upward: a jump subtracts it from vy (the seeds' `jumpspeed`, added in their y-up frame). */
   jumpSpeed: 300,
   /** The seeds' `playerRadius`. */
   radius: 10,
@@ -284,8 +293,9 @@ export class Platforms {
   }
 
   /**
-   * Adds a surface from p0 to p1 (the seed's lineToSurface): solid on its left side, the side its
-   * normal rotate90(p1 - p0) points to. Returns its id.
+   * Adds a surface from p0 to p1 (the seed's lineToSurface, mirrored for y down): one-sided, met
+   * from the side its normal points to, on the left of p0 -> p1 as drawn on a y-down screen: a
+   * surface drawn left to right faces up. Returns its id.
    */
   addSurface(x0: number, y0: number, x1: number, y1: number): number {
     return this.addSurfaces([x0, y0, x1, y1]);
@@ -309,9 +319,12 @@ export class Platforms {
   private pushSurface(x0: number, y0: number, x1: number, y1: number): void {
     const f = Math.fround;
     const dx = x1 - x0, dy = y1 - y0, len = Math.hypot(dx, dy);
-    const nx = f(-dy / len) + 0, ny = f(dx / len) + 0; // normalise (rotate90 (p1 - p0)); + 0 drops -0
-    const n0x = f(SQRT1_2 * (nx - ny)), n0y = f(SQRT1_2 * (nx + ny)); // rotate45 n
-    const n1x = f(SQRT1_2 * (nx + ny)), n1y = f(SQRT1_2 * (ny - nx)); // rotate315 n
+    // The seed's normalise (rotate90 (p1 - p0)) and its bounds rotate45 n (at p0) and rotate315 n
+    // (at p1), mirrored in y: each value is the seed's for the mirrored segment, or its negation,
+    // bit for bit (negation is exact), so the offsets below come out equal. + 0 drops -0.
+    const nx = f(dy / len) + 0, ny = f(-dx / len) + 0; // (dy, -dx) / len: left of p0 -> p1 as drawn
+    const n0x = f(SQRT1_2 * (nx + ny)), n0y = f(SQRT1_2 * (ny - nx)); // rotate315 n, the mirrored rotate45
+    const n1x = f(SQRT1_2 * (nx - ny)), n1y = f(SQRT1_2 * (nx + ny)); // rotate45 n, the mirrored rotate315
     this.surfRecords.push(nx, ny, f(nx * x1 + ny * y1), n0x, n0y, f(n0x * x0 + n0y * y0), n1x, n1y, f(n1x * x1 + n1y * y1),
       x0, y0, x1, y1, 0, 0, 0);
     const m = this.margin(Math.max(Math.abs(x0), Math.abs(y0), Math.abs(x1), Math.abs(y1)));
@@ -325,19 +338,23 @@ export class Platforms {
 
   /**
    * Adds a simple polygon from a flat [x0, y0, x1, y1, ...] vertex list of either winding (solid
-   * inside). Repeated points and collinear runs are cleaned; a non-convex polygon is split into
-   * convex parts. Returns the ids of the polyhedra it became. Throws for fewer than three distinct
-   * corners, no area, or crossing edges.
+   * inside; the orientation comes from the signed area). Repeated points and collinear runs are
+   * cleaned; a non-convex polygon is split into convex parts, each stored counter-clockwise as
+   * drawn on a y-down screen (see vertices). Returns the ids of the polyhedra it became. Throws for
+   * fewer than three distinct corners, no area, or crossing edges.
    */
   addPolygon(points: ArrayLike<number>): number[] {
-    const parts = convexParts(cleanPolygon("addPolygon", points));
+    const parts = convexPartsYDown("addPolygon", points);
     const ids: number[] = [];
     for (const part of parts) ids.push(this.pushConvex(part));
     this.index = null;
     return ids;
   }
 
-  /** A convex counter-clockwise part: the seed's vPolyToHPoly, one halfspace per edge, normals outward. */
+  /**
+   * A convex part, counter-clockwise as drawn with y down: the seed's vPolyToHPoly, one halfspace
+   * per edge, normals outward (the seed's right of a counter-clockwise edge, mirrored).
+   */
   private pushConvex(part: number[]): number {
     const f = Math.fround;
     const n = part.length / 2;
@@ -346,7 +363,7 @@ export class Platforms {
       const ax = part[2 * i], ay = part[2 * i + 1];
       const bx = part[(2 * i + 2) % part.length], by = part[(2 * i + 3) % part.length];
       const len = Math.hypot(bx - ax, by - ay);
-      const nx = f((by - ay) / len) + 0, ny = f(-(bx - ax) / len) + 0; // right of a counter-clockwise edge: outward; + 0 drops -0
+      const nx = f(-(by - ay) / len) + 0, ny = f((bx - ax) / len) + 0; // (-dy, dx) / len: right of the edge as drawn, outward; + 0 drops -0
       normals.push(nx, ny);
       this.halfspaceData.push(nx, ny, f(nx * ax + ny * ay), 0);
     }
@@ -379,7 +396,8 @@ export class Platforms {
   /**
    * Adds a convex polyhedron given directly as halfspaces n . x <= offset, a flat
    * [nx, ny, offset, ...] list (normals are normalised; the offset is scaled with them). It may be
-   * unbounded: [0, 1, 0] is the ground y <= 0 of the seed. Such polyhedra are tested by every ball.
+   * unbounded: [0, -1, 0] is the ground y >= 0 (the seed's y <= 0, mirrored). Such polyhedra are
+   * tested by every ball.
    */
   addHalfspaces(halfspaces: ArrayLike<number>): number {
     checkFlat("addHalfspaces", "halfspaces", halfspaces, 3);
@@ -429,7 +447,10 @@ export class Platforms {
     return Float32Array.from(out);
   }
 
-  /** Corners of a polyhedron made from a polygon (counter-clockwise, flat), or null for one given as halfspaces. */
+  /**
+   * Corners of a polyhedron made from a polygon, flat, counter-clockwise as drawn on a y-down screen
+   * (a negative shoelace sum in these coordinates), or null for one given as halfspaces.
+   */
   vertices(id: number): readonly number[] | null {
     this.checkId("vertices", id, this.polyhedronCount, "polyhedron");
     return this.polyVertices[id];

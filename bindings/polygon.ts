@@ -24,7 +24,7 @@ function cross(ax: number, ay: number, bx: number, by: number, cx: number, cy: n
   return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
 }
 
-/** Twice the signed area (positive: counter-clockwise with y up). */
+/** Twice the signed area (positive: counter-clockwise with y up, clockwise as drawn with y down). */
 export function signedArea2(xs: ArrayLike<number>, ys: ArrayLike<number>): number {
   let a = 0;
   const n = xs.length;
@@ -53,10 +53,10 @@ export interface CleanPolygon {
  * Validates a flat [x0, y0, x1, y1, ...] vertex list of either winding and cleans it: repeated
  * points (zero-length edges) and collinear runs are removed. Throws DEGENERATE_POLYGON for fewer
  * than three distinct corners or zero area, SELF_INTERSECTING when edges cross or touch.
- * O(n log n).
+ * `mirrorY` reads every y negated (see convexPartsYDown). O(n log n).
  */
-export function cleanPolygon(method: string, points: ArrayLike<number>): CleanPolygon {
-  let { xs, ys } = cleanRing(method, points);
+export function cleanPolygon(method: string, points: ArrayLike<number>, mirrorY = false): CleanPolygon {
+  let { xs, ys } = cleanRing(method, points, mirrorY);
   const crossing = findCrossing(xs, ys);
   if (crossing !== null) {
     fail("SELF_INTERSECTING", `${method}: edges ${crossing[0]} and ${crossing[1]} of the polygon cross or touch. List the outline once, without crossings; split a figure-eight into two polygons.`);
@@ -69,9 +69,10 @@ export function cleanPolygon(method: string, points: ArrayLike<number>): CleanPo
 
 /**
  * cleanPolygon's linear first half: the checked, f32-rounded ring without repeated points or
- * straight corners, in the winding given, not yet checked for crossings.
+ * straight corners, in the winding given, not yet checked for crossings. `mirrorY` reads every y
+ * negated (after the checks, so messages quote the values given).
  */
-export function cleanRing(method: string, points: ArrayLike<number>): CleanPolygon {
+export function cleanRing(method: string, points: ArrayLike<number>, mirrorY = false): CleanPolygon {
   if (points === null || typeof points !== "object" || typeof points.length !== "number") {
     fail("INVALID_POLYGON", `${method}: points must be a flat array [x0, y0, x1, y1, ...], got ${String(points)}.`);
   }
@@ -89,7 +90,7 @@ export function cleanRing(method: string, points: ArrayLike<number>): CleanPolyg
   // consecutive triple on the stack turns. Coordinates are stored as f32: clean what will be stored.
   let xs: number[] = [], ys: number[] = [];
   for (let i = 0; i < points.length; i += 2) {
-    const x = Math.fround(points[i]) + 0, y = Math.fround(points[i + 1]) + 0; // + 0: no -0 to order apart from 0
+    const x = Math.fround(points[i]) + 0, y = Math.fround(mirrorY ? -points[i + 1] : points[i + 1]) + 0; // + 0: no -0 to order apart from 0
     let n = xs.length;
     if (n > 0 && xs[n - 1] === x && ys[n - 1] === y) continue; // zero-length edge
     while (n >= 2 && cross(xs[n - 2], ys[n - 2], xs[n - 1], ys[n - 1], x, y) === 0) { xs.pop(); ys.pop(); n--; }
@@ -326,6 +327,20 @@ export function convexParts(poly: CleanPolygon): number[][] {
     const part = flat(xs, ys, ring);
     if (part.length >= 6) parts.push(part); // a sliver of collinear corners covers nothing
   }
+  return parts;
+}
+
+/**
+ * Convex parts of a polygon given in y-down coordinates (the platforms' frame) as a flat vertex
+ * list of either winding, each part a flat list running counter-clockwise as drawn on a y-down
+ * screen (a negative signedArea2) without straight corners. The sweeps above work in the y-up
+ * sense (their "above" is greater y), so the polygon goes through them as its mirror image (y
+ * negated as it is read, which is exact) and its parts come back mirrored: a polygon and its
+ * mirror image are split into mirror-image parts, corner for corner. O(n log n).
+ */
+export function convexPartsYDown(method: string, points: ArrayLike<number>): number[][] {
+  const parts = convexParts(cleanPolygon(method, points, true));
+  for (const part of parts) for (let i = 1; i < part.length; i += 2) part[i] = 0 - part[i]; // 0 - y: exact, and no -0
   return parts;
 }
 

@@ -14,8 +14,10 @@
 //     rotated ones) carry no shape the stores take: skipped.
 //   - layer offsets add up through groups; a tile layer's must be whole tiles. Parallax only moves
 //     a layer on screen: collision uses the positions Tiled shows with the camera at the origin.
-// Everything is converted to the tile map's world: y-up with the origin at the cells' bottom-left
-// corner, in Tiled's pixels (one tile = tilewidth). Polygons are made counter-clockwise in y-up.
+// Cells are converted to the tile map's world: y-up with the origin at the cells' bottom-left
+// corner, in Tiled's pixels (one tile = tilewidth). Objects keep Tiled's y-down frame, with the
+// origin at the cells' top-left corner (Tiled's own pixels for a finite map): no flip. Polygons are
+// made counter-clockwise as drawn (a negative shoelace sum in y-down coordinates).
 // The file may be hostile: every pass is linear in its size, nothing recurses as deep as the file
 // nests (group layers and class values are walked with explicit stacks), properties land in
 // objects without a prototype, every declared size is checked against the budget before anything
@@ -36,7 +38,7 @@ export interface TiledObjectInfo {
   properties: Record<string, unknown>;
 }
 
-/** A polygon object (or a rotated rectangle): vertices (x0, y0, x1, y1, ...) in world units, y-up, counter-clockwise. */
+/** A polygon object (or a rotated rectangle): vertices (x0, y0, x1, y1, ...) in Tiled's pixels, y-down, counter-clockwise as drawn. */
 export interface TiledPolygon extends TiledObjectInfo {
   vertices: Float32Array;
 }
@@ -46,10 +48,11 @@ export interface TiledMap extends ParsedTileMap {
   /**
    * Tiled's pixel position (y down) of the cells' top-left corner: (0, 0), except for infinite
    * maps, whose cells cover their chunks. World x = Tiled x - left; world y = top + rows * tileSize - Tiled y.
+   * Objects (rects, polygons) are at (Tiled x - left, Tiled y - top), y down.
    */
   left: number;
   top: number;
-  /** Rectangle objects as (x, y, w, h) per rectangle: min corner, y-up. */
+  /** Rectangle objects as (x, y, w, h) per rectangle: min corner (the top-left), y-down. */
   rects: Float32Array;
   /** rectInfo[k] describes rectangle k. */
   rectInfo: TiledObjectInfo[];
@@ -568,7 +571,7 @@ export function buildTiledMap(doc: unknown, prepared: Prepared, options: Checked
     }
   }
 
-  const objects = readObjects(objectLayers, prepared, options, minX * tileSize, (minY + rows) * tileSize);
+  const objects = readObjects(objectLayers, prepared, options, minX * tileSize, minY * tileSize);
   const result: TiledMap = {
     cols, rows, tileSize, left: minX * tileSize, top: minY * tileSize, cells, monsters: spawns.slice(0, spawned),
     rects: objects.rects, rectInfo: objects.rectInfo, polygons: objects.polygons, properties: mapProperties,
@@ -577,8 +580,8 @@ export function buildTiledMap(doc: unknown, prepared: Prepared, options: Checked
   return result;
 }
 
-/** Object layers into rectangles and polygons, in the world (x - left, bottom - y). */
-function readObjects(layers: { layer: Json; where: string; ox: number; oy: number }[], prepared: Prepared, options: CheckedOptions, left: number, bottom: number): Pick<TiledMap, "rects" | "rectInfo" | "polygons"> {
+/** Object layers into rectangles and polygons at (x - left, y - top): Tiled's y-down pixels from the cells' top-left corner. */
+function readObjects(layers: { layer: Json; where: string; ox: number; oy: number }[], prepared: Prepared, options: CheckedOptions, left: number, top: number): Pick<TiledMap, "rects" | "rectInfo" | "polygons"> {
   const rects: number[] = [];
   const rectInfo: TiledObjectInfo[] = [];
   const polygons: TiledPolygon[] = [];
@@ -623,7 +626,7 @@ function readObjects(layers: { layer: Json; where: string; ox: number; oy: numbe
       // Tiled rotates clockwise on its y-down screen about the object's (x, y).
       const put = (v: Float32Array, j: number, px: number, py: number) => {
         v[2 * j] = x + px * cos - py * sin - left;
-        v[2 * j + 1] = bottom - (y + px * sin + py * cos);
+        v[2 * j + 1] = y + px * sin + py * cos - top;
       };
       let vertices: Float32Array;
       if (o.polygon !== undefined) {
@@ -644,7 +647,7 @@ function readObjects(layers: { layer: Json; where: string; ox: number; oy: numbe
         const w = finite(o, "width", ow, 0), h = finite(o, "height", ow, 0);
         if (w < 0 || h < 0) fail(`${ow} has a negative size (${w} x ${h}).`);
         if (rotation === 0 || w === 0 || h === 0) {
-          rects.push(x - left, bottom - (y + h), w, h);
+          rects.push(x - left, y - top, w, h);
           rectInfo.push(info);
           continue;
         }
@@ -658,7 +661,7 @@ function readObjects(layers: { layer: Json; where: string; ox: number; oy: numbe
         area += (vertices[a] - vertices[0]) * (vertices[b + 1] - vertices[1]) - (vertices[b] - vertices[0]) * (vertices[a + 1] - vertices[1]);
       }
       if (!(area !== 0)) fail(`${ow} has zero area; remove it or give it a real shape.`);
-      if (area < 0) {
+      if (area > 0) { // clockwise as drawn: reversed
         for (let i = 0, j = n - 1; i < j; i++, j--) {
           const tx = vertices[2 * i], ty = vertices[2 * i + 1];
           vertices[2 * i] = vertices[2 * j]; vertices[2 * i + 1] = vertices[2 * j + 1];

@@ -103,8 +103,8 @@ function buildLevel(rects: RectLevel, platforms: Platforms): { polygons: number[
     [430, 40, 530, 40, 530, 46, 430, 46],
   ];
   for (const p of polygons) platforms.addPolygon(p);
-  // Surfaces: solid on the side their normal rotate90(p1 - p0) points to; these face the middle.
-  const lines = [620, 260, 560, 330, 330, 300, 400, 360, 560, 520, 420, 520, 300, 120, 380, 120];
+  // Surfaces: met from the side their normal points to, the left of p0 -> p1 as drawn (y down); these face the middle.
+  const lines = [560, 330, 620, 260, 400, 360, 330, 300, 420, 520, 560, 520, 380, 120, 300, 120];
   platforms.addSurfaces(lines);
   const block = rects.addPrefab([0, 0, 60, 14, 0, 14, 14, 40]);
   const post = rects.addPrefab([0, 0, 10, 90]);
@@ -234,7 +234,7 @@ function draw(s: Sim, ox: number, oy: number, shape: string): void {
   const L = s.lines;
   for (let i = 0; i < L.length; i += 4) {
     const [x0, y0, x1, y1] = [L[i], L[i + 1], L[i + 2], L[i + 3]];
-    const len = Math.hypot(x1 - x0, y1 - y0), nx = -(y1 - y0) / len, ny = (x1 - x0) / len;
+    const len = Math.hypot(x1 - x0, y1 - y0), nx = (y1 - y0) / len, ny = -(x1 - x0) / len; // the surface's normal (dy, -dx) / len
     const mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
     g.beginPath();
     g.moveTo(x0, y0); g.lineTo(x1, y1);

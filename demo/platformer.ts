@@ -1,10 +1,12 @@
 // The platformer pages (surfaces.html: seed 000's level; polyhedra.html: seed 001's level): the
 // seed's ball played with the arrow keys (left / right accelerate, up jumps), drawn as in the seed,
 // with an overlay of the hit regions and a "rain" mode that drops thousands of balls on the level.
+// The seeds' levels are y-up; they are turned over (flipY) as they load, and everything is drawn
+// y-down, straight onto the canvas.
 // One `platforms.step(dt)` per frame moves every ball; the HUD reports what it costs, as the
 // bullet-hell page does. The page publishes window.__platformer for the browser test.
 import wasmUrl from "../dist/hitcore.wasm?url";
-import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, PlatformRain } from "../fixtures/platform_levels.js";
+import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, flipY, PlatformRain } from "../fixtures/platform_levels.js";
 import { createWorld, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
@@ -32,8 +34,8 @@ export interface PlatformerProbe {
   onGround: boolean;
   /** Frames in a row the player has touched the level. */
   groundFrames: number;
-  /** Lowest y the player reached since the page started. */
-  minY: number;
+  /** Lowest point the player reached since the page started: its greatest y (y down). */
+  maxY: number;
   errors: string[];
 }
 
@@ -48,8 +50,13 @@ const HUD_INTERVAL_MS = 250;
 const MAX_ERRORS = 50;
 const RAIN_COUNTS = [0, 1000, 5000, 20000];
 
-/** World (y up) to canvas: the seed's Gloss window, centred as the seed draws it. */
+/** World (y down) to canvas: the canvas shows the world from (ox, oy), the seed's Gloss window as the seed places it. */
 interface View { ox: number; oy: number; scale: number }
+
+/** Seed 000's level about the origin, and seed 001's within its 960 x 540 window, y-down. */
+const LEVEL = flipY(EG_LEVEL);
+const DATA_HEIGHT = 540;
+const DATA = EG_DATA.map((poly) => flipY(poly, DATA_HEIGHT));
 
 export function runPlatformer(level: LevelKind): void {
   const canvas = element("view", HTMLCanvasElement);
@@ -60,14 +67,14 @@ export function runPlatformer(level: LevelKind): void {
   const ctx = canvas.getContext("2d", { alpha: false });
   if (!ctx) throw new Error("demo: this browser has no 2D canvas context");
   const W = canvas.width, H = canvas.height;
-  // Seed 000 draws around the origin; seed 001 translates its 960 x 540 level by (-480, -270).
-  const view: View = level === "surfaces" ? { ox: -W / 2, oy: H / 2, scale: 1 } : { ox: 0, oy: H, scale: 1 };
-  const start = level === "surfaces" ? EG_LEVEL_START : EG_DATA_START;
-  const bounds: [number, number, number, number] = level === "surfaces" ? [-400, -260, 400, 300] : [0, 0, 960, 540];
+  // Seed 000 draws around the origin; seed 001 translates its 960 x 540 level by (-480, -270), so it fills the window.
+  const view: View = level === "surfaces" ? { ox: -W / 2, oy: -H / 2, scale: 1 } : { ox: 0, oy: 0, scale: 1 };
+  const start = level === "surfaces" ? [EG_LEVEL_START[0], -EG_LEVEL_START[1]] : [EG_DATA_START[0], DATA_HEIGHT - EG_DATA_START[1]];
+  const bounds: [number, number, number, number] = level === "surfaces" ? [-400, -300, 400, 260] : [0, 0, 960, 540];
 
   const probe: PlatformerProbe = {
     level, ready: false, frames: 0, backend: "", balls: 0, contacts: 0, collisionMs: NaN, renderMs: NaN, fps: 0,
-    x: 0, y: 0, vx: 0, vy: 0, onGround: false, groundFrames: 0, minY: Infinity, errors: [],
+    x: 0, y: 0, vx: 0, vy: 0, onGround: false, groundFrames: 0, maxY: -Infinity, errors: [],
   };
   window.__platformer = probe;
   const collisionTimes = new SampleWindow();
@@ -82,14 +89,14 @@ export function runPlatformer(level: LevelKind): void {
   window.addEventListener("error", (e) => recordError(e.error ?? e.message));
   window.addEventListener("unhandledrejection", (e) => recordError(e.reason));
 
-  // The seed's inputUpdate: held arrows add +-speed to the acceleration, up adds jumpspeed to the velocity.
+  // The seed's inputUpdate: held arrows add +-speed to the acceleration, up adds jumpspeed to the upward velocity (-y).
   window.addEventListener("keydown", (e) => {
     if (!["ArrowLeft", "ArrowRight", "ArrowUp"].includes(e.key)) return;
     e.preventDefault();
     if (e.repeat || !sim) return;
     if (e.key === "ArrowLeft") held.left = true;
     if (e.key === "ArrowRight") held.right = true;
-    if (e.key === "ArrowUp") sim.p.setBall(sim.player, sim.p.x[sim.player], sim.p.y[sim.player], sim.p.vx[sim.player], sim.p.vy[sim.player] + PLATFORMER.jumpSpeed);
+    if (e.key === "ArrowUp") sim.p.setBall(sim.player, sim.p.x[sim.player], sim.p.y[sim.player], sim.p.vx[sim.player], sim.p.vy[sim.player] - PLATFORMER.jumpSpeed);
     applyInput();
   });
   window.addEventListener("keyup", (e) => {
@@ -131,8 +138,8 @@ export function runPlatformer(level: LevelKind): void {
     try {
       const p = (await createWorld({ backend, wasm: wasmUrl })).addPlatforms({ ballCapacity: rain + 1 });
       if (mine !== generation) return;
-      if (level === "surfaces") p.addSurfaces(EG_LEVEL);
-      else for (const poly of EG_DATA) p.addPolygon(poly);
+      if (level === "surfaces") p.addSurfaces(LEVEL);
+      else for (const poly of DATA) p.addPolygon(poly);
       const player = p.addBall(start[0], start[1], PLATFORMER.radius);
       sim = { p, rain: rain > 0 ? new PlatformRain(p, rain, bounds, 7) : null, player };
       applyInput();
@@ -144,7 +151,7 @@ export function runPlatformer(level: LevelKind): void {
     collisionTimes.clear();
     renderTimes.clear();
     frameTimes.clear();
-    Object.assign(probe, { ready: true, frames: 0, backend, balls: rain + 1, groundFrames: 0, minY: Infinity });
+    Object.assign(probe, { ready: true, frames: 0, backend, balls: rain + 1, groundFrames: 0, maxY: -Infinity });
     lastFrame = 0;
     nextHud = 0;
   }
@@ -163,7 +170,7 @@ export function runPlatformer(level: LevelKind): void {
       s.rain?.recycle();
       const x = p.x[player], y = p.y[player];
       // On the ground: a surface's region holds the ball, or a polyhedron is just below it.
-      const onGround = level === "surfaces" ? p.touchingSurfaces(x, y, PLATFORMER.radius) > 0 : p.polyhedraAt(x, y - 1, PLATFORMER.radius) > 0;
+      const onGround = level === "surfaces" ? p.touchingSurfaces(x, y, PLATFORMER.radius) > 0 : p.polyhedraAt(x, y + 1, PLATFORMER.radius) > 0;
       const r0 = performance.now();
       draw(p, s.rain, player);
       const r1 = performance.now();
@@ -178,7 +185,7 @@ export function runPlatformer(level: LevelKind): void {
       probe.x = x; probe.y = y; probe.vx = p.vx[player]; probe.vy = p.vy[player];
       probe.onGround = onGround;
       probe.groundFrames = onGround ? probe.groundFrames + 1 : 0;
-      probe.minY = Math.min(probe.minY, y);
+      probe.maxY = Math.max(probe.maxY, y);
       if (now >= nextHud) {
         nextHud = now + HUD_INTERVAL_MS;
         showHud(p);
@@ -191,7 +198,7 @@ export function runPlatformer(level: LevelKind): void {
   }
 
   const sx = (x: number) => (x - view.ox) * view.scale;
-  const sy = (y: number) => (view.oy - y) * view.scale;
+  const sy = (y: number) => (y - view.oy) * view.scale;
 
   function draw(p: Platforms, rain: PlatformRain | null, player: number): void {
     ctx!.fillStyle = "#000";
@@ -202,15 +209,15 @@ export function runPlatformer(level: LevelKind): void {
       ctx!.strokeStyle = "#fff";
       ctx!.lineWidth = 1;
       ctx!.beginPath();
-      for (let i = 0; i < EG_LEVEL.length; i += 4) {
-        ctx!.moveTo(sx(EG_LEVEL[i]), sy(EG_LEVEL[i + 1]));
-        ctx!.lineTo(sx(EG_LEVEL[i + 2]), sy(EG_LEVEL[i + 3]));
+      for (let i = 0; i < LEVEL.length; i += 4) {
+        ctx!.moveTo(sx(LEVEL[i]), sy(LEVEL[i + 1]));
+        ctx!.lineTo(sx(LEVEL[i + 2]), sy(LEVEL[i + 3]));
       }
       ctx!.stroke();
     } else {
       // The seed's background: azure filled polygons.
       ctx!.fillStyle = "#f0ffff";
-      for (const poly of EG_DATA) {
+      for (const poly of DATA) {
         ctx!.beginPath();
         for (let i = 0; i < poly.length; i += 2) ctx!.lineTo(sx(poly[i]), sy(poly[i + 1]));
         ctx!.closePath();

@@ -100,16 +100,19 @@ async function load(name: string, backend: Backend): Promise<void> {
   const platforms = (await createWorld({ backend, wasm: backend === "wasm" ? wasmUrl : undefined })).addPlatforms({ maxRadius: 6, ballCapacity: BALLS });
   const loaded = addLevelObjects(map, { platforms });
   const objectParts = [...loaded.polygonParts.flat(), ...loaded.rectPolyhedra];
-  // Platform and one-way cells as boxes, merged into runs along each row.
+  const width = map.cols * T, height = map.rows * T;
+  // Platform and one-way cells as boxes, merged into runs along each row. The platforms (and the
+  // objects) are y-down in Tiled's pixels; the cells are y-up, row 0 at the bottom: its top edge is
+  // at height - T.
   for (let row = 0; row < map.rows; row++) {
+    const top = height - (row + 1) * T;
     for (let col = 0; col < map.cols;) {
       if (!(map.cells[row * map.cols + col] & (TileCell.Platform | TileCell.OneWay))) { col++; continue; }
       const start = col;
       while (col < map.cols && map.cells[row * map.cols + col] & (TileCell.Platform | TileCell.OneWay)) col++;
-      platforms.addPolygon([start * T, row * T, col * T, row * T, col * T, (row + 1) * T, start * T, (row + 1) * T]);
+      platforms.addPolygon([start * T, top, col * T, top, col * T, top + T, start * T, top + T]);
     }
   }
-  const width = map.cols * T, height = map.rows * T;
   const rain = new PlatformRain(platforms, BALLS, [0, 0, width, height], 7, 2, 4);
   if (mine !== generation) return; // another map was picked meanwhile
   scene = { map, platforms, rain, objectParts };
@@ -154,7 +157,7 @@ function draw(s: Scene): void {
     const v = platforms.vertices(id);
     if (v === null) continue;
     ctx.beginPath();
-    for (let i = 0; i < v.length; i += 2) ctx.lineTo(v[i], H - v[i + 1]);
+    for (let i = 0; i < v.length; i += 2) ctx.lineTo(v[i], v[i + 1]); // y-down, as the canvas
     ctx.closePath();
     ctx.fillStyle = "rgba(90, 200, 255, 0.18)";
     ctx.fill();
@@ -165,7 +168,7 @@ function draw(s: Scene): void {
   const x = platforms.x, y = platforms.y, r = platforms.radius;
   for (let i = 0; i < platforms.ballCount; i++) {
     ctx.beginPath();
-    ctx.arc(x[i], H - y[i], r[i], 0, 2 * Math.PI);
+    ctx.arc(x[i], y[i], r[i], 0, 2 * Math.PI);
     ctx.fill();
   }
   ctx.restore();

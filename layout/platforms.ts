@@ -48,12 +48,13 @@
 //   X_BOX_HW, _HH       half extents of the current swept box
 //   X_BEST_T .. _NY     best hit of the current cast: fraction of the move, normal
 //
-// Surface record (SURF_STRIDE f32, 64 bytes), the seed's `lineToSurface` for p0 -> p1:
-//   0 nx, 1 ny       unit normal: rotate90(p1 - p0), normalised (left of the direction)
+// Surface record (SURF_STRIDE f32, 64 bytes), the seed's `lineToSurface` for p0 -> p1 mirrored
+// for y-down coordinates (bindings/platforms.ts):
+//   0 nx, 1 ny       unit normal (dy, -dx) / |d| for d = p1 - p0: left of the direction as drawn
 //   2 o              offset n . p1
-//   3 n0x, 4 n0y     lower bound normal rotate45(n)
+//   3 n0x, 4 n0y     bound normal at p0: rotate315(n) (the seed's rotate45, mirrored)
 //   5 c0             n0 . p0 (the bound's offset is c0 + r / sqrt 2 for a ball of radius r)
-//   6 n1x, 7 n1y     upper bound normal rotate315(n)
+//   6 n1x, 7 n1y     bound normal at p1: rotate45(n) (the seed's rotate315, mirrored)
 //   8 c1             n1 . p1
 //   9 x0, 10 y0, 11 x1, 12 y1   the endpoints (exact region, casts)
 //   13..15           unused

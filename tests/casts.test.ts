@@ -3,9 +3,11 @@
 // the js backend and a brute-force reference written from the definition (every shape, no grid:
 // the Minkowski sum of each shape and the box as halfspaces, Cyrus-Beck on the centre's segment)
 // agree exactly on seeded random scenes; a tunnelling trial checks the answers against geometry
-// computed another way (point in polygon, separating axes).
+// computed another way (point in polygon, separating axes). Coordinates are y-down: the scenes are
+// the y-up ones mirrored (levels through flipY, boxes' min corner y -> -(y + h), motion dy -> -dy),
+// so the same casts hit and the counts below are the y-up scenes' own.
 import { describe, expect, it } from "vitest";
-import { randomConvex, randomSurfaces } from "../fixtures/platform_levels.js";
+import { flipY, randomConvex, randomSurfaces } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
 import {
   castBox, castCircle, castHit, castRay, castSegment, HitcoreError, StoreHit,
@@ -114,23 +116,23 @@ function intPolygon(rand: () => number, cx: number, cy: number, r: number): numb
 function buildLevel(runs: Platforms[], seed: number): void {
   const rand = mulberry32(seed);
   const polys: number[][] = [];
-  for (let i = 0; i < 120; i++) polys.push(intPolygon(rand, rand() * 1000, rand() * 1000, 6 + rand() * 30));
-  for (let i = 0; i < 12; i++) polys.push(intPolygon(rand, 500 + rand() * 4, 500 + rand() * 4, 3 + rand() * 4)); // a pile in one cell
+  for (let i = 0; i < 120; i++) polys.push(flipY(intPolygon(rand, rand() * 1000, rand() * 1000, 6 + rand() * 30)));
+  for (let i = 0; i < 12; i++) polys.push(flipY(intPolygon(rand, 500 + rand() * 4, 500 + rand() * 4, 3 + rand() * 4))); // a pile in one cell
   const asHalfspaces: number[][] = [];
   for (let i = 0; i < 30; i++) {
-    const poly = randomConvex(rand, rand() * 1000, rand() * 1000, 6 + rand() * 30, 3 + Math.floor(rand() * 5));
+    const poly = flipY(randomConvex(rand, rand() * 1000, rand() * 1000, 6 + rand() * 30, 3 + Math.floor(rand() * 5)));
     asHalfspaces.push(halfspacesOf(rand() < 0.5 ? poly : reversed(poly)));
   }
-  const lines = randomSurfaces(300, seed + 1, 1000);
+  const lines = flipY(randomSurfaces(300, seed + 1, 1000));
   for (const p of runs) {
     for (const poly of polys) p.addPolygon(poly);
     for (const hs of asHalfspaces) p.addHalfspaces(hs);
-    p.addHalfspaces([0, 1, -60]); // the seed's ground, lowered
-    p.addHalfspaces([-1, 1, 1100, 1, 1, 1300]); // an unbounded wedge, apex up at (100, 1200)
+    p.addHalfspaces([0, -1, -60]); // the seed's ground, lowered: y >= 60
+    p.addHalfspaces([-1, -1, 1100, 1, -1, 1300]); // an unbounded wedge, apex up at (100, -1200)
     p.addHalfspaces([1, 0, -80, -1, 0, 90]); // an unbounded vertical strip, 10 wide
-    p.addPolygon([-20000, 1400, 20000, 1400, 20000, 1500, -20000, 1500]); // huge
+    p.addPolygon([-20000, -1400, 20000, -1400, 20000, -1500, -20000, -1500]); // huge
     p.addSurfaces(lines);
-    p.addSurfaces([200, 300, 260, 300, 300, 250, 300, 200]); // axis-aligned ones
+    p.addSurfaces([200, -300, 260, -300, 300, -250, 300, -200]); // axis-aligned ones
   }
 }
 
@@ -155,16 +157,16 @@ describe("swept boxes against surfaces and polyhedra", () => {
       let w = Math.round(rand() * 32) / 2, h = Math.round(rand() * 32) / 2;
       if (k % 6 === 0) w = 0;
       if (k % 9 === 0) h = 0;
-      let x = Math.round(rand() * 1100) - 50, y = Math.round(rand() * 1600) - 100;
+      let x = Math.round(rand() * 1100) - 50, y = 100 - Math.round(rand() * 1600) - h;
       const a = rand() * 2 * Math.PI, len = rand() < 0.15 ? 1500 : rand() * 150;
-      let dx = Math.cos(a) * len, dy = Math.sin(a) * len;
+      let dx = Math.cos(a) * len, dy = -(Math.sin(a) * len);
       const mode = k % 10;
       if (mode === 1) { const s = [1, 0, -1, 0][k % 4] * len; dx = s; dy = 0; }
-      if (mode === 2) { const s = [0, 1, 0, -1][k % 4] * len; dx = 0; dy = s; }
+      if (mode === 2) { const s = [0, -1, 0, 1][k % 4] * len; dx = 0; dy = s; }
       if (mode === 3) { dx = 0; dy = 0; }
       if (mode === 4) {
-        // Start exactly touching the ground (y = -60) or the slab's underside (y = 1400), moving in.
-        if (k % 20 === 4) { y = -60; dy = -Math.abs(dy) - 1; } else { y = 1400 - h; dy = Math.abs(dy) + 1; }
+        // Start exactly touching the ground (y = 60) or the slab's underside (y = -1400), moving in.
+        if (k % 20 === 4) { y = 60 - h; dy = Math.abs(dy) + 1; } else { y = -1400; dy = -Math.abs(dy) - 1; }
       }
       const cx = x + w / 2, cy = y + h / 2;
       const want = refBoxCast(level, extents, cx, cy, dx, dy, w / 2, h / 2);
@@ -199,11 +201,11 @@ describe("swept boxes against surfaces and polyhedra", () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
       const n = 20000, side = Math.sqrt(n) * 60;
-      p.addSurfaces(randomSurfaces(n, 8));
+      p.addSurfaces(flipY(randomSurfaces(n, 8)));
       const level = levelOf(p), extents = extentsOf(p);
       for (const [w, h] of [[0, 0], [12, 6], [14, 14]]) {
-        const got = p.castBox(-10, -10, w, h, side + 20, side + 20);
-        const want = refBoxCast(level, extents, -10 + w / 2, -10 + h / 2, side + 20, side + 20, w / 2, h / 2);
+        const got = p.castBox(-10, 10 - h, w, h, side + 20, -side - 20);
+        const want = refBoxCast(level, extents, -10 + w / 2, 10 - h + h / 2, side + 20, -side - 20, w / 2, h / 2);
         expect(got).toBe(want.kind !== 0);
         expect(p.hit.id).toBe(want.id);
         expect(p.stats().candidates).toBeLessThan(n / 10);
@@ -229,37 +231,37 @@ describe("swept boxes against surfaces and polyhedra", () => {
         expect(Math.abs(g[j] - want[j])).toBeLessThanOrEqual(1e-3 * (1 + Math.abs(want[j])));
       }
     }
-    const ground = p.addHalfspaces([0, 1, 0]);
+    const ground = p.addHalfspaces([0, -1, 0]);
     expect([...p.extent(ground)]).toEqual([-Infinity, -Infinity, Infinity, Infinity]);
-    const wedge = p.addHalfspaces([-1, 1, 0, 1, 1, 0]); // y <= -|x|: apex (0, 0), bounded above only
+    const wedge = p.addHalfspaces([-1, -1, 0, 1, -1, 0]); // y >= |x|: apex (0, 0), bounded above (least y) only
     const e = p.extent(wedge);
-    expect([e[0], e[1], e[2]]).toEqual([-Infinity, -Infinity, Infinity]);
-    expect(e[3]).toBeCloseTo(0, 5);
-    expect(e[3]).toBeGreaterThanOrEqual(0);
+    expect([e[0], e[2], e[3]]).toEqual([-Infinity, Infinity, Infinity]);
+    expect(e[1]).toBeCloseTo(0, 5);
+    expect(e[1]).toBeLessThanOrEqual(0);
   });
 
   it("report the geometry: a box onto a platform, a polyhedron's face and corner, a wedge's apex, from behind", async () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend, { maxRadius: 20 });
-      p.addSurface(0, 0, 100, 0);
-      const [box] = p.addPolygon([200, 0, 300, 0, 300, 50, 200, 50]);
-      const tri = p.addHalfspaces(halfspacesOf([400, 0, 440, 40, 360, 40]).flat()); // apex down at (400, 0)
-      expect(p.castBox(40, 100, 20, 10, 0, -200)).toBe(true); // onto the platform: bottom edge at y = 0
-      expect(p.hit).toMatchObject({ kind: 1, id: 0, x: 50, y: 5, nx: 0, ny: 1, t: 0.5 });
+      p.addSurface(0, 0, 100, 0); // faces up: normal (0, -1)
+      const [box] = p.addPolygon([200, 0, 300, 0, 300, -50, 200, -50]);
+      const tri = p.addHalfspaces(halfspacesOf([400, 0, 440, -40, 360, -40]).flat()); // apex down at (400, 0)
+      expect(p.castBox(40, -110, 20, 10, 0, 200)).toBe(true); // onto the platform: bottom edge at y = 0
+      expect(p.hit).toMatchObject({ kind: 1, id: 0, x: 50, y: -5, nx: 0, ny: -1, t: 0.5 });
       expect(p.hit.distance).toBeCloseTo(100, 4);
-      expect(p.castBox(40, -100, 20, 10, 0, 200)).toBe(false); // from behind: one-sided
-      expect(p.castBox(100, 20, 20, 10, 200, 0)).toBe(true); // right edge onto the face x = 200
-      expect(p.hit).toMatchObject({ kind: 2, id: box, x: 190, y: 25, nx: -1, ny: 0 });
-      expect(p.castBox(395, -50, 10, 10, 0, 100)).toBe(true); // the triangle's apex onto the box's top edge
-      expect(p.hit).toMatchObject({ kind: 2, id: tri, nx: 0, ny: -1, x: 400 });
-      expect(p.hit.y).toBeCloseTo(-5, 4);
-      p.clearLevel();
-      p.addHalfspaces([-1, 1, 0, 1, 1, 0]); // y <= -|x|: apex (0, 0)
-      expect(p.castBox(-10, 100, 20, 10, 0, -200)).toBe(true); // bottom edge onto the apex, not the faces
-      expect(p.hit.ny).toBe(1);
+      expect(p.castBox(40, 90, 20, 10, 0, -200)).toBe(false); // from behind: one-sided
+      expect(p.castBox(100, -30, 20, 10, 200, 0)).toBe(true); // right edge onto the face x = 200
+      expect(p.hit).toMatchObject({ kind: 2, id: box, x: 190, y: -25, nx: -1, ny: 0 });
+      expect(p.castBox(395, 40, 10, 10, 0, -100)).toBe(true); // the triangle's apex onto the box's top edge
+      expect(p.hit).toMatchObject({ kind: 2, id: tri, nx: 0, ny: 1, x: 400 });
       expect(p.hit.y).toBeCloseTo(5, 4);
-      expect(p.castBox(-10, 100, 20, 10, 0, -200, false, true)).toBe(true);
-      expect(p.castBox(-10, 100, 20, 10, 0, -200, true, false)).toBe(false); // polyhedra excluded
+      p.clearLevel();
+      p.addHalfspaces([-1, -1, 0, 1, -1, 0]); // y >= |x|: apex (0, 0)
+      expect(p.castBox(-10, -110, 20, 10, 0, 200)).toBe(true); // bottom edge onto the apex, not the faces
+      expect(p.hit.ny).toBe(-1);
+      expect(p.hit.y).toBeCloseTo(-5, 4);
+      expect(p.castBox(-10, -110, 20, 10, 0, 200, false, true)).toBe(true);
+      expect(p.castBox(-10, -110, 20, 10, 0, 200, true, false)).toBe(false); // polyhedra excluded
     }
   });
 
@@ -269,11 +271,11 @@ describe("swept boxes against surfaces and polyhedra", () => {
     for (let i = 0; i < 40; i++) {
       const cx = 100 + rand() * 800, cy = 100 + rand() * 800, a = rand() * Math.PI, len = 40 + rand() * 120;
       const ux = Math.cos(a), uy = Math.sin(a), vx = -uy * 0.5, vy = ux * 0.5;
-      const poly = [cx - ux * len / 2 - vx, cy - uy * len / 2 - vy, cx + ux * len / 2 - vx, cy + uy * len / 2 - vy,
-        cx + ux * len / 2 + vx, cy + uy * len / 2 + vy, cx - ux * len / 2 + vx, cy - uy * len / 2 + vy];
+      const poly = flipY([cx - ux * len / 2 - vx, cy - uy * len / 2 - vy, cx + ux * len / 2 - vx, cy + uy * len / 2 - vy,
+        cx + ux * len / 2 + vx, cy + uy * len / 2 + vy, cx - ux * len / 2 + vx, cy - uy * len / 2 + vy]);
       walls.push(rand() < 0.5 ? poly : reversed(poly));
     }
-    const lines = randomSurfaces(40, 5, 1000);
+    const lines = flipY(randomSurfaces(40, 5, 1000));
     const segments = lineSegments(lines);
     const bounds = (pts: number[]) => {
       const xs = pts.filter((_, j) => j % 2 === 0), ys = pts.filter((_, j) => j % 2 === 1);
@@ -289,9 +291,9 @@ describe("swept boxes against surfaces and polyhedra", () => {
       let stopped = 0, checked = 0;
       for (let k = 0; k < 100000; k++) {
         const hw = trial() * 7, hh = trial() * 7; // half diagonal under 10
-        const cx = trial() * 1000, cy = trial() * 1000;
+        const cx = trial() * 1000, cy = -(trial() * 1000);
         const a = trial() * 2 * Math.PI, speed = trial() * 100;
-        const dx = Math.cos(a) * speed, dy = Math.sin(a) * speed;
+        const dx = Math.cos(a) * speed, dy = -(Math.sin(a) * speed);
         const start = boxCorners(cx, cy, hw, hh);
         // Only starts clear of every wall and segment (a start inside is no hit by contract).
         const nearStart = (b: number[]) => b[0] <= cx + hw + 1 && b[2] >= cx - hw - 1 && b[1] <= cy + hh + 1 && b[3] >= cy - hh - 1;
@@ -369,13 +371,14 @@ function overlaps(a: number[], b: number[], margin: number): boolean {
 }
 
 /**
- * Did the box's centre cross surface (x0, y0) -> (x1, y1) from its front (left of the direction) to
- * its back at a point where the box overlaps the segment by more than eps? That is passing through
- * the platform; crossing beside it and reaching it from behind is allowed (one-sided).
+ * Did the box's centre cross surface (x0, y0) -> (x1, y1) from its front (left of the direction as
+ * drawn with y down) to its back at a point where the box overlaps the segment by more than eps?
+ * That is passing through the platform; crossing beside it and reaching it from behind is allowed
+ * (one-sided).
  */
 function crossesFront(s: number[], cx: number, cy: number, ex: number, ey: number, hw: number, hh: number, eps: number): boolean {
   const [x0, y0, x1, y1] = s;
-  const side = (x: number, y: number) => (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0); // > 0: in front
+  const side = (x: number, y: number) => (y1 - y0) * (x - x0) - (x1 - x0) * (y - y0); // > 0: in front, where (dy, -dx) points
   const a = side(cx, cy), b = side(ex, ey);
   if (!(a > 0 && b < 0)) return false;
   const u = a / (a - b);
@@ -454,10 +457,10 @@ describe("the four casts on both stores, and one cast across stores", () => {
       const plats = await platforms(backend, { maxRadius: 12 });
       rects.addInstance(rects.addPrefab([0, 0, 10, 10]), 100, 100);
       plats.addSurface(0, 0, 100, 0);
-      plats.addPolygon([200, 0, 300, 0, 300, 50, 200, 50]);
+      plats.addPolygon([200, 0, 300, 0, 300, -50, 200, -50]);
       // A known last hit in each store, which a rejected call must leave as it is.
       expect(rects.castSegment(105, 50, 0, 100)).toBe(true);
-      expect(plats.castBox(40, 100, 20, 10, 0, -200)).toBe(true);
+      expect(plats.castBox(40, -110, 20, 10, 0, 200)).toBe(true);
       const stores = { rects, platforms: plats };
       const snapshot = () => JSON.stringify([{ ...rects.hit }, [plats.hit.t, plats.hit.id, plats.hit.kind, plats.hit.x, plats.hit.y], levelOf(plats), plats.stats()]);
       const before = snapshot();

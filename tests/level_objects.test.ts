@@ -1,6 +1,6 @@
 // Tiled object layers into the rectangle and polyhedron stores: rectangles land in a RectLevel
-// (flipped to its y-down world) and as polyhedra, polygons split into convex polyhedra, and a bad
-// object rejects the whole call with both stores unchanged.
+// and as polyhedra, polygons split into convex polyhedra, all where Tiled shows them (y-down, no
+// flip), and a bad object rejects the whole call with both stores unchanged.
 import { describe, expect, it } from "vitest";
 import { addLevelObjects, HitcoreError, parseTiledMap } from "../bindings/node.js";
 import { BACKENDS, backendOptions, newRectLevel, newPlatforms } from "./support.js";
@@ -26,13 +26,13 @@ function objectMap(rock: { x: number; y: number }[]): Record<string, unknown> {
 const L_ROCK = [{ x: 0, y: 0 }, { x: 40, y: 0 }, { x: 40, y: -20 }, { x: 20, y: -20 }, { x: 20, y: -40 }, { x: 0, y: -40 }];
 
 describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
-  it("puts rectangles into a RectLevel, flipped to y-down, where queries and casts find them", async () => {
+  it("puts rectangles into a RectLevel where Tiled shows them, where queries and casts find them", async () => {
     const map = parseTiledMap(objectMap(L_ROCK));
     const level = await newRectLevel({ ...(await backendOptions(backend)) });
-    const loaded = addLevelObjects(map, { rects: level, mapHeight: map.rows * map.tileSize });
+    const loaded = addLevelObjects(map, { rects: level });
     expect(level.storedRects).toBe(2); // one prefab per distinct size
     expect(level.instanceCount).toBe(2);
-    // Tiled's crate (x 20, y 10 from the top, 12 x 8) is at y 10..18 in the y-down level again.
+    // Tiled's crate (x 20, y 10 from the top, 12 x 8) is at y 10..18 in the y-down level.
     const box = level.worldRect(loaded.instances[0], 0, new Float64Array(4));
     expect(Array.from(box)).toEqual([20, 10, 32, 18]);
     expect(level.queryBox(24, 12, 26, 14)).toBe(1);
@@ -53,12 +53,12 @@ describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
     expect(loaded.polygonParts.length).toBe(1);
     expect(loaded.polygonParts[0].length).toBeGreaterThanOrEqual(2); // the L is not convex
     expect(loaded.rectPolyhedra.length).toBe(2);
-    // y-up world: the map is 96 high, the rock's corner (100, 60 down) is at (100, 36) and it spans up to y 76.
-    expect(platforms.polyhedraAt(110, 46)).toBeGreaterThan(0); // in the L's lower-left square
-    expect(platforms.polyhedraAt(130, 66)).toBe(0); // in the notch
-    expect(platforms.polyhedraAt(26, 82)).toBeGreaterThan(0); // in the crate (y-down 10..18 -> y-up 78..86)
-    expect(platforms.polyhedraAt(80, 8)).toBeGreaterThan(0); // in the floor
-    expect(platforms.polyhedraAt(80, 40)).toBe(0); // open air
+    // Tiled's pixels, y-down: the rock's corner is at (100, 60) and it spans up to y 20.
+    expect(platforms.polyhedraAt(110, 50)).toBeGreaterThan(0); // in the L's lower-left square
+    expect(platforms.polyhedraAt(130, 30)).toBe(0); // in the notch
+    expect(platforms.polyhedraAt(26, 14)).toBeGreaterThan(0); // in the crate (y 10..18)
+    expect(platforms.polyhedraAt(80, 88)).toBeGreaterThan(0); // in the floor
+    expect(platforms.polyhedraAt(80, 56)).toBe(0); // open air
   });
 
   it("rejects a degenerate polygon before adding anything, leaving both stores unchanged", async () => {
@@ -68,7 +68,7 @@ describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
     const platforms = await newPlatforms({ ...(await backendOptions(backend)) });
     let error: unknown;
     try {
-      addLevelObjects(map, { rects: level, platforms, mapHeight: 96 });
+      addLevelObjects(map, { rects: level, platforms });
     } catch (e) {
       error = e;
     }
@@ -79,15 +79,24 @@ describe.each(BACKENDS)("Tiled objects into the stores (%s)", (backend) => {
     expect(platforms.polyhedronCount).toBe(0);
     // Bad rectangles handed over directly are refused the same way.
     const bad = { rects: new Float32Array([0, 0, 10, -1]), polygons: [] };
-    expect(() => addLevelObjects(bad, { rects: level, platforms, mapHeight: 96 })).toThrow(/rectangle 0 has size -1/);
+    expect(() => addLevelObjects(bad, { rects: level, platforms })).toThrow(/rectangle 0 has size -1/);
     expect(level.storedRects).toBe(0);
     expect(platforms.polyhedronCount).toBe(0);
   });
 
-  it("needs the map height to flip rectangles into a RectLevel", async () => {
+  it("puts each rectangle at the same place in a RectLevel and in Platforms: both y-down, nothing flipped", async () => {
     const map = parseTiledMap(objectMap(L_ROCK));
     const level = await newRectLevel({ ...(await backendOptions(backend)) });
-    expect(() => addLevelObjects(map, { rects: level })).toThrow(/mapHeight/);
-    expect(level.prefabCount).toBe(0);
+    const platforms = await newPlatforms({ ...(await backendOptions(backend)) });
+    const loaded = addLevelObjects(map, { rects: level, platforms, rectsAsPolyhedra: true });
+    expect(loaded.rectPolyhedra.length).toBe(2);
+    // Inside and just outside each rectangle's edges, both stores answer alike.
+    for (let r = 0; r < map.rects.length; r += 4) {
+      const [x, y, w, h] = map.rects.subarray(r, r + 4);
+      for (const [px, py, inside] of [[x + w / 2, y + 0.5, true], [x + w / 2, y + h - 0.5, true], [x + w / 2, y - 0.5, false], [x + w / 2, y + h + 0.5, false]] as const) {
+        expect(level.queryBox(px, py, px, py) > 0).toBe(inside);
+        expect(platforms.polyhedraAt(px, py) > 0).toBe(inside);
+      }
+    }
   });
 });

@@ -2,13 +2,17 @@
 // Differential: the wasm core, the js backend (the scalar core translated by wasm2js) and the brute-force
 // reference (tests/platforms_reference.ts) agree exactly on seeded random levels, hard cases
 // included; the seeds' own levels are fixtures.
+//
+// Coordinates are y-down. Each scene is the y-up scene of the seeds mirrored: levels through flipY
+// (y -> -y), the balls' y, vy and ay and every query's y negated, and the expectations mirrored, so
+// "the ground at y = -250" of the seed is the ground at y = 250 here, below the ball.
 import { describe, expect, it } from "vitest";
-import { circlePolygon, EG_DATA, EG_LEVEL, PlatformRain, randomPolygons, randomSurfaces, starPolygon } from "../fixtures/platform_levels.js";
+import { circlePolygon, EG_DATA, EG_LEVEL, flipY, PlatformRain, randomPolygons, randomSurfaces, starPolygon } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { HitcoreError, PLATFORMER, type PlatformsOptions, type Platforms , type CreateOptions } from "../bindings/node.js";
 import { signedArea2 } from "../bindings/polygon.js";
 import {
-  detect, inside, levelOf, lineToSurface, pointInPolygon, refCast, refStep, type RefBall, type RefLevel,
+  detect, inside, levelOf, lineToSurface, lineToSurfaceF32, pointInPolygon, refCast, refStep, type RefBall, type RefLevel,
 } from "./platforms_reference.js";
 import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName, newPlatforms } from "./support.js";
 
@@ -51,39 +55,67 @@ async function agreeOnSteps(build: (p: Platforms) => void, frames: number, dt: n
   return { contacts, p: runs[0] };
 }
 
+/** The seeds' y-up levels in y-down coordinates: the segments or polygons mirrored by flipY. */
+const LEVEL = flipY(EG_LEVEL);
+const DATA = EG_DATA.map((poly) => flipY(poly));
+
+/**
+ * n balls in the box x0 .. x0 + w by y0 - h .. y0 (the y-up box y0 .. y0 + h mirrored; each ball
+ * the mirror of the y-up scene's), with random velocities and the seeds' gravity.
+ */
 function addRandomBalls(p: Platforms, n: number, seed: number, x0: number, y0: number, w: number, h: number, rMax = 10): void {
   const rand = mulberry32(seed);
   for (let i = 0; i < n; i++) {
-    p.addBall(x0 + rand() * w, y0 + rand() * h, Math.round(rand() * rMax * 4) / 4, (rand() - 0.5) * 400, (rand() - 0.5) * 400, (rand() - 0.5) * 200, PLATFORMER.gravity);
+    p.addBall(x0 + rand() * w, -(y0 + rand() * h), Math.round(rand() * rMax * 4) / 4, (rand() - 0.5) * 400, -((rand() - 0.5) * 400), (rand() - 0.5) * 200, PLATFORMER.gravity);
   }
 }
 
+/** A stored surface record's first nine numbers mirrored in y (the seed's y-up lineToSurface -> y-down). */
+function mirrorRecord(r: ArrayLike<number>): number[] {
+  return [r[0], -r[1], r[2], r[3], -r[4], r[5], r[6], -r[7], r[8]];
+}
+
 describe("surfaces (seed 000)", () => {
-  it("stores lineToSurface's normals and offsets for the seed's level", async () => {
+  it("stores lineToSurface's normals and offsets for the seed's level, mirrored", async () => {
     const p = await platforms("wasm-scalar");
-    p.addSurfaces(EG_LEVEL);
+    p.addSurfaces(LEVEL);
     expect(p.surfaceCount).toBe(EG_LEVEL.length / 4);
     for (let s = 0; s < p.surfaceCount; s++) {
+      // The seed's lineToSurface of its own (y-up) segment, mirrored.
       const [x0, y0, x1, y1] = EG_LEVEL.slice(4 * s, 4 * s + 4);
-      const want = lineToSurface(x0, y0, x1, y1);
+      const want = mirrorRecord(lineToSurface(x0, y0, x1, y1));
       const got = p.surface(s);
       for (let k = 0; k < want.length; k++) expect(got[k]).toBeCloseTo(want[k], 3);
       expect(Math.hypot(got[0], got[1])).toBeCloseTo(1, 6);
-      expect([...got.slice(9, 13)]).toEqual([x0, y0, x1, y1]);
+      expect([...got.slice(9, 13)]).toEqual(LEVEL.slice(4 * s, 4 * s + 4));
+    }
+    // The level drawn left to right faces up: the flat ground (surface 2) has the normal (0, -1).
+    expect([p.surface(2)[0], p.surface(2)[1]]).toEqual([0, -1]);
+  });
+
+  it("stores the y-up f32 record mirrored bit for bit: flipY(level) behaves as the seed's level mirrored", async () => {
+    const p = await platforms("js");
+    const lines = [...EG_LEVEL, ...randomSurfaces(500, 12, 700).map((v, i) => (i % 2 ? v - 350 : v) + (i % 3) / 8)];
+    p.addSurfaces(flipY(lines));
+    for (let s = 0; s < p.surfaceCount; s++) {
+      const [x0, y0, x1, y1] = lines.slice(4 * s, 4 * s + 4);
+      const want = mirrorRecord(lineToSurfaceF32(x0, y0, x1, y1));
+      // Equal as numbers (Object.is would tell a mirrored +0 from the stored +0: the facade stores no -0).
+      expect(Array.from(p.surface(s).slice(0, 9)).map((v) => v + 0)).toEqual(want.map((v) => v + 0));
     }
   });
 
   it("the bound offsets follow the ball radius (not a hard-coded 10)", async () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend, { maxRadius: 40 });
-      p.addSurface(0, 0, 100, 0); // normal (0, 1): solid below, platform top at y = 0
+      p.addSurface(0, 0, 100, 0); // normal (0, -1): solid below, platform top at y = 0
       // Past the right end by 12 at height 1: inside the trapezium for r = 40, not for r = 10.
-      expect(p.touchingSurfaces(112, 1, 40, false)).toBe(1);
-      expect(p.touchingSurfaces(112, 1, 10, false)).toBe(0);
+      expect(p.touchingSurfaces(112, -1, 40, false)).toBe(1);
+      expect(p.touchingSurfaces(112, -1, 10, false)).toBe(0);
       // The band is r thick, one-sided.
-      expect(p.touchingSurfaces(50, 39, 40, false)).toBe(1);
-      expect(p.touchingSurfaces(50, 41, 40, false)).toBe(0);
-      expect(p.touchingSurfaces(50, -1, 40, false)).toBe(0);
+      expect(p.touchingSurfaces(50, -39, 40, false)).toBe(1);
+      expect(p.touchingSurfaces(50, -41, 40, false)).toBe(0);
+      expect(p.touchingSurfaces(50, 1, 40, false)).toBe(0);
     }
   });
 
@@ -143,7 +175,7 @@ describe("surfaces (seed 000)", () => {
   it("balls on random surfaces: wasm, js and the reference agree step for step (trapezium and exact)", async () => {
     const lines = randomSurfaces(300, 9, 600);
     for (const exact of [false, true]) {
-      const { contacts } = await agreeOnSteps((p) => { p.addSurfaces(lines); addRandomBalls(p, 300, 4, 0, 0, 600, 700); }, 40, 1 / 60, { exact });
+      const { contacts } = await agreeOnSteps((p) => { p.addSurfaces(flipY(lines)); addRandomBalls(p, 300, 4, 0, 0, 600, 700); }, 40, 1 / 60, { exact });
       expect(contacts).toBeGreaterThan(100);
     }
   });
@@ -151,17 +183,17 @@ describe("surfaces (seed 000)", () => {
   it("hard cases agree: exact touching, zero radius, everything in one cell, huge surfaces, corners", async () => {
     await agreeOnSteps((p) => {
       // A closed box and a V (corners where surfaces meet), a huge floor, a pile of identical surfaces.
-      p.addSurfaces([0, 0, 100, 0, 100, 0, 100, 100, 100, 100, 0, 100, 0, 100, 0, 0]);
-      p.addSurfaces([200, 50, 250, 0, 250, 0, 300, 50]);
-      p.addSurface(-1e5, -20, 1e5, -20);
+      p.addSurfaces([0, 0, 100, 0, 100, 0, 100, -100, 100, -100, 0, -100, 0, -100, 0, 0]);
+      p.addSurfaces([200, -50, 250, 0, 250, 0, 300, -50]);
+      p.addSurface(-1e5, 20, 1e5, 20);
       for (let k = 0; k < 50; k++) p.addSurface(400, 0, 440, 0);
-      p.addBall(50, 110, 10, 0, -5); // exactly touching the box top (y = 100 + r)
-      p.addBall(50, 100, 0, 0, -5); // zero radius, on the line
-      p.addBall(250, 20, 10); // in the V
-      p.addBall(420, 10, 10, 30, 0); // on the pile: all in one cell
-      p.addBall(420, 10, 0, 0, 0);
-      p.addBall(3e4, -10, 10, 100, 0); // on the huge floor, far from everything else
-      p.addBall(100, 110, 10, 0, -50); // on the box corner
+      p.addBall(50, -110, 10, 0, 5); // exactly touching the box top (y = -100 - r)
+      p.addBall(50, -100, 0, 0, 5); // zero radius, on the line
+      p.addBall(250, -20, 10); // in the V
+      p.addBall(420, -10, 10, 30, 0); // on the pile: all in one cell
+      p.addBall(420, -10, 0, 0, 0);
+      p.addBall(3e4, 10, 10, 100, 0); // on the huge floor, far from everything else
+      p.addBall(100, -110, 10, 0, 50); // on the box corner
       addRandomBalls(p, 100, 8, -50, -30, 500, 200);
     }, 120, 1 / 60);
   });
@@ -169,12 +201,12 @@ describe("surfaces (seed 000)", () => {
   it("corners: a ball in the seed's V valley comes to rest, and the fold is applied to all touching surfaces", async () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
-      p.addSurfaces(EG_LEVEL);
-      const id = p.addBall(25, 150, 10); // above the spike at (25, 100)
+      p.addSurfaces(LEVEL);
+      const id = p.addBall(25, -150, 10); // above the spike at (25, -100)
       for (let k = 0; k < 2000; k++) p.step(1 / 60);
-      // It slides off the spike and settles on the flat ground at y = -250 (band [-250, -240]).
-      expect(p.y[id]).toBeGreaterThanOrEqual(-250);
-      expect(p.y[id]).toBeLessThanOrEqual(-240);
+      // It slides off the spike and settles on the flat ground at y = 250 (band [240, 250]).
+      expect(p.y[id]).toBeLessThanOrEqual(250);
+      expect(p.y[id]).toBeGreaterThanOrEqual(240);
     }
   });
 });
@@ -197,28 +229,28 @@ describe("polyhedra (seed 001)", () => {
     const rand = mulberry32(2);
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
-      const owners: number[][] = EG_DATA.map((poly) => p.addPolygon(poly));
+      const owners: number[][] = DATA.map((poly) => p.addPolygon(poly));
       expect(owners.flat()).toEqual([...Array(p.polyhedronCount).keys()]);
       for (let k = 0; k < p.polyhedronCount; k++) {
         const v = p.vertices(k)!;
-        // Convex and counter-clockwise: every turn left.
+        // Convex and counter-clockwise as drawn with y down: every turn right in these coordinates.
         for (let i = 0; i < v.length / 2; i++) {
           const n = v.length / 2, a = (i + n - 1) % n, c = (i + 1) % n;
-          expect((v[2 * i] - v[2 * a]) * (v[2 * c + 1] - v[2 * a + 1]) - (v[2 * i + 1] - v[2 * a + 1]) * (v[2 * c] - v[2 * a])).toBeGreaterThan(0);
+          expect((v[2 * i] - v[2 * a]) * (v[2 * c + 1] - v[2 * a + 1]) - (v[2 * i + 1] - v[2 * a + 1]) * (v[2 * c] - v[2 * a])).toBeLessThan(0);
         }
       }
-      // Part areas add up to the polygon's area.
-      EG_DATA.forEach((poly, i) => {
+      // Part areas add up to the polygon's area (the parts' signed areas are negative).
+      DATA.forEach((poly, i) => {
         const area = Math.abs(signedArea2(poly.filter((_, j) => j % 2 === 0), poly.filter((_, j) => j % 2 === 1)));
-        const parts = owners[i].reduce((s, k) => { const v = p.vertices(k)!; return s + signedArea2(v.filter((_, j) => j % 2 === 0), v.filter((_, j) => j % 2 === 1)); }, 0);
+        const parts = owners[i].reduce((s, k) => { const v = p.vertices(k)!; return s - signedArea2(v.filter((_, j) => j % 2 === 0), v.filter((_, j) => j % 2 === 1)); }, 0);
         expect(parts).toBeCloseTo(area, 0);
       });
       // Points: in the polygon (ray crossing) exactly when in one of its parts.
       for (let k = 0; k < 4000; k++) {
-        const x = rand() * 960, y = rand() * 540;
+        const x = rand() * 960, y = -(rand() * 540);
         const n = p.polyhedraAt(x, y, 0);
         const hits = new Set(p.results.subarray(0, n));
-        EG_DATA.forEach((poly, i) => {
+        DATA.forEach((poly, i) => {
           const inPoly = pointInPolygon(poly, x, y);
           const inPart = owners[i].some((id) => hits.has(id));
           const nearEdge = owners[i].some((id) => inside(p.halfspaces(id), x, y, 1e-3)) !== owners[i].some((id) => inside(p.halfspaces(id), x, y, -1e-3));
@@ -293,10 +325,10 @@ describe("polyhedra (seed 001)", () => {
   it("point and ball queries agree with the reference; unbounded polyhedra are found everywhere", async () => {
     const rand = mulberry32(12);
     const runs = await Promise.all(BACKENDS.map((b) => platforms(b)));
-    const polys = randomPolygons(1500, 3);
+    const polys = randomPolygons(1500, 3).map((poly) => flipY(poly));
     for (const p of runs) {
       for (const poly of polys) p.addPolygon(poly);
-      p.addHalfspaces([0, 1, 0]); // the ground y <= 0, unbounded
+      p.addHalfspaces([0, -1, 0]); // the ground y >= 0, unbounded
       p.validate();
     }
     const level = levelOf(runs[0]);
@@ -304,7 +336,7 @@ describe("polyhedra (seed 001)", () => {
     let tested = 0;
     for (let k = 0; k < 3000; k++) {
       const far = k % 10 === 0;
-      const x = far ? (rand() - 0.5) * 1e7 : rand() * side, y = far ? (rand() - 0.5) * 1e7 : rand() * side - 20;
+      const x = far ? (rand() - 0.5) * 1e7 : rand() * side, y = -(far ? (rand() - 0.5) * 1e7 : rand() * side - 20);
       const r = Math.floor(rand() * 11);
       const want = level.polyhedra.flatMap((h, id) => (inside(h, x, y, r) ? [id] : []));
       for (const p of runs) {
@@ -317,21 +349,21 @@ describe("polyhedra (seed 001)", () => {
   });
 
   it("balls on random overlapping polyhedra: wasm, js and the reference agree step for step", async () => {
-    const polys = randomPolygons(200, 6, 500);
+    const polys = randomPolygons(200, 6, 500).map((poly) => flipY(poly));
     const { contacts } = await agreeOnSteps((p) => {
       for (const poly of polys) p.addPolygon(poly);
-      p.addHalfspaces([0, 1, 0]);
-      p.addHalfspaces([1, 0, 0, 0, 1, 30]); // x <= 0 and y <= 30: an unbounded corner
+      p.addHalfspaces([0, -1, 0]);
+      p.addHalfspaces([1, 0, 0, 0, -1, 30]); // x <= 0 and y >= -30: an unbounded corner
       addRandomBalls(p, 300, 9, 0, 0, 500, 600);
-      p.addBall(250, 10, 10, 0, -20); // exactly touching the ground face (y = 0 + r)
+      p.addBall(250, -10, 10, 0, 20); // exactly touching the ground face (y = 0 - r)
       p.addBall(250, 0, 0, 10, 0); // zero radius on the face
       // A huge slab, a pile of identical boxes (all in one cell), a thin sliver with a sharp corner.
-      p.addPolygon([-1e5, -400, 1e5, -400, 1e5, -300, -1e5, -300]);
-      for (let k = 0; k < 40; k++) p.addPolygon([600, 100, 640, 100, 640, 140, 600, 140]);
-      p.addPolygon([700, 200, 900, 201, 700, 202]);
-      for (let k = 0; k < 20; k++) p.addBall(600 + 2 * k, 150 - k, 5, 0, -100);
-      p.addBall(5e4, -290, 10, 50, 0);
-      p.addBall(880, 215, 10, 0, -200);
+      p.addPolygon([-1e5, 400, 1e5, 400, 1e5, 300, -1e5, 300]);
+      for (let k = 0; k < 40; k++) p.addPolygon([600, -100, 640, -100, 640, -140, 600, -140]);
+      p.addPolygon([700, -200, 900, -201, 700, -202]);
+      for (let k = 0; k < 20; k++) p.addBall(600 + 2 * k, k - 150, 5, 0, 100);
+      p.addBall(5e4, 290, 10, 50, 0);
+      p.addBall(880, -215, 10, 0, 200);
     }, 60, 1 / 60);
     expect(contacts).toBeGreaterThan(100);
   });
@@ -339,8 +371,8 @@ describe("polyhedra (seed 001)", () => {
   it("surfaces and polyhedra together, seed levels, several frame times", async () => {
     for (const dt of [1 / 240, 1 / 30]) {
       await agreeOnSteps((p) => {
-        p.addSurfaces(EG_LEVEL);
-        for (const poly of EG_DATA) p.addPolygon(poly);
+        p.addSurfaces(LEVEL);
+        for (const poly of DATA) p.addPolygon(poly);
         addRandomBalls(p, 150, 10, -400, -250, 1360, 700);
       }, 60, dt);
     }
@@ -389,12 +421,12 @@ describe("casts (rays, segments, swept circles)", () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
       const n = 20000, side = Math.sqrt(n) * 60;
-      p.addSurfaces(randomSurfaces(n, 8));
+      p.addSurfaces(flipY(randomSurfaces(n, 8)));
       const level = levelOf(p);
       // Upward from below the level toward the top right: misses most surfaces' fronts, crosses every row.
       for (const r of [0, 10]) {
-        const got = p.cast(-10, -10, side + 10, side + 10, r);
-        const want = refCast(level, -10, -10, side + 20, side + 20, r);
+        const got = p.cast(-10, 10, side + 10, -side - 10, r);
+        const want = refCast(level, -10, 10, side + 20, -side - 20, r);
         expect(got).toBe(want.kind !== 0);
         expect(p.hit.id).toBe(want.id);
         expect(p.stats().candidates).toBeLessThan(n / 10);
@@ -405,22 +437,22 @@ describe("casts (rays, segments, swept circles)", () => {
   it("report the geometry: a ray and a swept circle onto a flat platform, a polyhedron face, misses", async () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
-      p.addSurface(0, 0, 100, 0);
-      const [box] = p.addPolygon([200, 0, 300, 0, 300, 50, 200, 50]);
-      expect(p.cast(50, 100, 50, -100)).toBe(true);
-      expect(p.hit).toMatchObject({ kind: 1, id: 0, x: 50, y: 0, nx: 0, ny: 1, t: 0.5 });
+      p.addSurface(0, 0, 100, 0); // faces up: normal (0, -1)
+      const [box] = p.addPolygon([200, 0, 300, 0, 300, -50, 200, -50]);
+      expect(p.cast(50, -100, 50, 100)).toBe(true);
+      expect(p.hit).toMatchObject({ kind: 1, id: 0, x: 50, y: 0, nx: 0, ny: -1, t: 0.5 });
       expect(p.hit.distance).toBeCloseTo(100, 4);
-      expect(p.cast(50, 100, 50, -100, 10)).toBe(true);
-      expect(p.hit).toMatchObject({ x: 50, y: 10 });
+      expect(p.cast(50, -100, 50, 100, 10)).toBe(true);
+      expect(p.hit).toMatchObject({ x: 50, y: -10 });
       expect(p.hit.distance).toBeCloseTo(90, 4);
-      expect(p.cast(50, -100, 50, 100)).toBe(false); // from behind: surfaces are one-sided
+      expect(p.cast(50, 100, 50, -100)).toBe(false); // from behind: surfaces are one-sided
       expect(p.hit.kind).toBe(0);
-      expect(p.cast(150, 25, 400, 25, 5)).toBe(true);
-      expect(p.hit).toMatchObject({ kind: 2, id: box, x: 195, y: 25, nx: -1, ny: 0 });
-      expect(p.cast(250, 25, 400, 25)).toBe(false); // starts inside
-      expect(p.cast(110, 5, 110, -5, 10, true, false)).toBe(true); // the rounded end: (110, 5) is 10 from (100, 0)... past it
+      expect(p.cast(150, -25, 400, -25, 5)).toBe(true);
+      expect(p.hit).toMatchObject({ kind: 2, id: box, x: 195, y: -25, nx: -1, ny: 0 });
+      expect(p.cast(250, -25, 400, -25)).toBe(false); // starts inside
+      expect(p.cast(110, -5, 110, 5, 10, true, false)).toBe(true); // the rounded end: (110, -5) is 10 from (100, 0)... past it
       expect(p.hit.id).toBe(0);
-      expect(p.cast(150, 25, 400, 25, 5, true, false)).toBe(false); // polyhedra excluded
+      expect(p.cast(150, -25, 400, -25, 5, true, false)).toBe(false); // polyhedra excluded
     }
   });
 });
@@ -430,19 +462,19 @@ describe("the batch step at the seeds' speeds", () => {
     for (const backend of BACKENDS) {
       for (const dt of [1 / 240, 1 / 60, 1 / 30]) {
         const s = await platforms(backend);
-        s.addSurfaces(EG_LEVEL);
-        const flat = s.addBall(-100, -240); // on egLevel's flat ground (y = -250)
-        const slope = s.addBall(150, -240);
+        s.addSurfaces(LEVEL);
+        const flat = s.addBall(-100, 240); // on egLevel's flat ground (y = 250)
+        const slope = s.addBall(150, 240);
         const poly = await platforms(backend);
-        for (const q of EG_DATA) poly.addPolygon(q);
-        const ground = poly.addBall(200, 140); // on egData's ground polygon (top edge near y = 130)
+        for (const q of DATA) poly.addPolygon(q);
+        const ground = poly.addBall(200, -140); // on egData's ground polygon (top edge near y = -130)
         for (let k = 0; k < 100_000; k++) { s.step(dt); poly.step(dt); }
         for (const id of [flat, slope]) {
-          expect(s.y[id]).toBeGreaterThanOrEqual(-250);
-          expect(s.y[id]).toBeLessThanOrEqual(-240 + 1e-3);
+          expect(s.y[id]).toBeLessThanOrEqual(250);
+          expect(s.y[id]).toBeGreaterThanOrEqual(240 - 1e-3);
         }
         // Still above the ground polygon's top edge and inside the level.
-        expect(poly.polyhedraAt(poly.x[ground], poly.y[ground] - 12, 0)).toBeGreaterThan(0);
+        expect(poly.polyhedraAt(poly.x[ground], poly.y[ground] + 12, 0)).toBeGreaterThan(0);
         expect(poly.polyhedraAt(poly.x[ground], poly.y[ground], 9)).toBe(0);
       }
     }
@@ -453,14 +485,14 @@ describe("the batch step at the seeds' speeds", () => {
       for (const dt of [1 / 240, 1 / 30]) {
         const p = await platforms(backend);
         p.addSurface(-100, 0, 100, 0); // a thin platform
-        const [slab] = p.addPolygon([300, -10, 500, -10, 500, 0, 300, 0]); // a 10-thick slab
+        const [slab] = p.addPolygon([300, 10, 500, 10, 500, 0, 300, 0]); // a 10-thick slab
         const heights = [20, 200, 2000, 2e4, 2e5, 2e6, 1e7];
-        const onSurface = heights.map((h) => p.addBall(0, h, 10));
-        const onSlab = heights.map((h) => p.addBall(400, h, 10));
-        for (let k = 0; k < 20_000 && !onSurface.concat(onSlab).every((id) => Math.abs(p.vy[id]) < 1 && p.y[id] < 50); k++) p.step(dt);
-        for (const id of onSurface) expect(p.y[id]).toBeGreaterThanOrEqual(0);
+        const onSurface = heights.map((h) => p.addBall(0, -h, 10));
+        const onSlab = heights.map((h) => p.addBall(400, -h, 10));
+        for (let k = 0; k < 20_000 && !onSurface.concat(onSlab).every((id) => Math.abs(p.vy[id]) < 1 && p.y[id] > -50); k++) p.step(dt);
+        for (const id of onSurface) expect(p.y[id]).toBeLessThanOrEqual(0);
         for (const id of onSlab) {
-          expect(p.y[id]).toBeGreaterThanOrEqual(0);
+          expect(p.y[id]).toBeLessThanOrEqual(0);
           expect(p.polyhedraAt(p.x[id], p.y[id], 0)).toBe(0);
         }
         expect(slab).toBe(0);
@@ -474,7 +506,7 @@ describe("the batch step at the seeds' speeds", () => {
     for (const n of [1000, 10000]) {
       const p = await platforms("wasm-scalar");
       const side = Math.sqrt(n) * 60;
-      p.addSurfaces(randomSurfaces(n, 1));
+      p.addSurfaces(flipY(randomSurfaces(n, 1)));
       addRandomBalls(p, 2000, 3, 0, 0, side, side);
       p.step(1 / 60);
       perBall.push(p.stats().candidates / 2000);
@@ -485,7 +517,7 @@ describe("the batch step at the seeds' speeds", () => {
   it("skips balls whose data went bad through the views, without trapping", async () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
-      p.addSurfaces(EG_LEVEL);
+      p.addSurfaces(LEVEL);
       const good = p.addBall(-100, 0);
       const bad = p.addBall(0, 0);
       const big = p.addBall(50, 0);
@@ -495,7 +527,7 @@ describe("the batch step at the seeds' speeds", () => {
       expect(p.stats().skipped).toBe(2);
       expect(Number.isNaN(p.x[bad])).toBe(true);
       expect(p.y[big]).toBe(0);
-      expect(p.y[good]).toBeLessThan(0);
+      expect(p.y[good]).toBeGreaterThan(0); // fell: y grows downward
     }
   });
 });
@@ -504,14 +536,14 @@ describe("the frame loop", () => {
   // The wasm path, as tests/allocation.test.ts measures the grid's.
   it.runIf(gc !== undefined)("the wasm path allocates no JS heap per step, query or cast, and memory stays flat", async () => {
     const p = await platforms("wasm-scalar", { ballCapacity: 2000 });
-    p.addSurfaces(EG_LEVEL);
-    for (const poly of EG_DATA) p.addPolygon(poly.map((v, i) => (i % 2 ? v - 250 : v - 480)));
-    const rain = new PlatformRain(p, 2000, [-400, -250, 400, 300], 3);
+    p.addSurfaces(LEVEL);
+    for (const poly of DATA) p.addPolygon(poly.map((v, i) => (i % 2 ? v + 250 : v - 480)));
+    const rain = new PlatformRain(p, 2000, [-400, -300, 400, 250], 3);
     const frame = () => {
       p.step(1 / 60);
-      p.touchingSurfaces(0, -240, 10);
-      p.polyhedraAt(0, -200, 5);
-      p.cast(0, 300, 10, -300, 5);
+      p.touchingSurfaces(0, 240, 10);
+      p.polyhedraAt(0, 200, 5);
+      p.cast(0, -300, 10, 300, 5);
     };
     for (let f = 0; f < 3000; f++) { frame(); rain.recycle(); } // until V8 has tiered every path up
     const buffer = p.x.buffer;
@@ -525,9 +557,9 @@ describe("the js backend's frame loop", () => {
   // core keeps its doubles in memory scratch and passes integers (assembly/platform_grid.ts).
   it.runIf(gc !== undefined)("the js backend's step allocates no JS heap per frame", async () => {
     const p = await platforms("js", { ballCapacity: 1000 });
-    p.addSurfaces(EG_LEVEL);
-    for (const poly of EG_DATA) p.addPolygon(poly.map((v, i) => (i % 2 ? v - 250 : v - 480)));
-    const rain = new PlatformRain(p, 1000, [-400, -250, 400, 300], 3);
+    p.addSurfaces(LEVEL);
+    for (const poly of DATA) p.addPolygon(poly.map((v, i) => (i % 2 ? v + 250 : v - 480)));
+    const rain = new PlatformRain(p, 1000, [-400, -300, 400, 250], 3);
     for (let f = 0; f < 2000; f++) { p.step(1 / 60); rain.recycle(); }
     // Steps only: the rain's recycling draws boxed random numbers of its own.
     expect(leastHeapPerCall(() => p.step(1 / 60), 500, 2)).toBeLessThan(2);
@@ -548,8 +580,8 @@ describe("bad input", () => {
   it("throws HitcoreError with the fix, and leaves the store unchanged", async () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend, { ballCapacity: 2, maxBalls: 2 });
-      p.addSurfaces(EG_LEVEL);
-      p.addPolygon(EG_DATA[0]);
+      p.addSurfaces(LEVEL);
+      p.addPolygon(DATA[0]);
       p.addBall(0, 0);
       await rejects(p, "INVALID_NUMBER", () => p.addSurface(0, 0, NaN, 1));
       await rejects(p, "INVALID_NUMBER", () => p.addSurfaces([0, 0, 1, 1, 2, 2, Infinity, 3]));
@@ -582,12 +614,12 @@ describe("bad input", () => {
   it("grows the ball store x2 and keeps balls and the level across relayouts", async () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend, { ballCapacity: 1 });
-      p.addSurfaces(EG_LEVEL);
-      const ids = Array.from({ length: 3000 }, (_, i) => p.addBall(-390 + (i % 700), 300 + Math.floor(i / 700) * 20));
-      p.addPolygon(EG_DATA[3]); // relayout with balls present
+      p.addSurfaces(LEVEL);
+      const ids = Array.from({ length: 3000 }, (_, i) => p.addBall(-390 + (i % 700), -300 - Math.floor(i / 700) * 20));
+      p.addPolygon(DATA[3]); // relayout with balls present
       expect(p.ballCount).toBe(3000);
       expect(p.x[ids[2999]]).toBe(-390 + (2999 % 700));
-      expect(p.y[ids[2999]]).toBe(300 + 4 * 20);
+      expect(p.y[ids[2999]]).toBe(-300 - 4 * 20);
       p.validate();
     }
   });

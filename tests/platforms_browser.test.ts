@@ -13,8 +13,8 @@ import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`platforms_browser.test.ts: skipped. ${missingChromium}`);
 
-// The lowest ground of each level: egLevel's floor at y = -250; egData's ground polygons at y = 0.
-const FLOOR = { surfaces: -250, polyhedra: 0 } as const;
+// The lowest ground of each level (y down): egLevel's floor at y = 250; egData's ground polygons at y = 540.
+const FLOOR = { surfaces: 250, polyhedra: 540 } as const;
 
 describe.skipIf(!browserSuites)("platformer pages in Chromium", () => {
   let browser: Browser | undefined;
@@ -67,7 +67,7 @@ describe.skipIf(!browserSuites)("platformer pages in Chromium", () => {
         expect(jumped.onGround).toBe(false); // the jump left the ground
         expect(probe.onGround).toBe(true);
         expect(probe.groundFrames).toBeGreaterThan(10);
-        expect(probe.minY).toBeGreaterThanOrEqual(FLOOR[level]); // never through the floor
+        expect(probe.maxY).toBeLessThanOrEqual(FLOOR[level]); // never through the floor
         expect(Math.abs(probe.vy)).toBeLessThan(50);
         expect(hud).toContain("collision");
       }, 120_000);

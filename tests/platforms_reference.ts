@@ -3,6 +3,8 @@
 // imported from the library. It loops over every surface and polyhedron, with no grid. It works
 // on the level as the facade stored it (f32 records) and does its maths in f64, as the kernels do,
 // so the three agree exactly; lineToSurface itself is checked separately against these formulas.
+// Working on the stored records, it has no up or down of its own; lineToSurface stays y-up, as
+// the seed wrote it, and the tests mirror its output for the y-down store.
 import type { Platforms } from "../bindings/node.js";
 
 export interface RefLevel {
@@ -31,6 +33,21 @@ export function lineToSurface(x0: number, y0: number, x1: number, y1: number): n
   const n0 = [s * (n[0] - n[1]), s * (n[0] + n[1])]; // rotate45
   const n1 = [s * (n[0] + n[1]), s * (n[1] - n[0])]; // rotate315
   return [n[0], n[1], o, n0[0], n0[1], dot(n0[0], n0[1], x0, y0), n1[0], n1[1], dot(n1[0], n1[1], x1, y1)];
+}
+
+/**
+ * Seed 000's lineToSurface as a y-up store holds it: the tutorial's formulas with every stored
+ * value rounded to f32 (the ends too). The y-down facade must store exactly this, mirrored, for
+ * the mirrored segment.
+ */
+export function lineToSurfaceF32(x0: number, y0: number, x1: number, y1: number): number[] {
+  const f = Math.fround, s = Math.SQRT1_2;
+  x0 = f(x0); y0 = f(y0); x1 = f(x1); y1 = f(y1);
+  const len = Math.hypot(x1 - x0, y1 - y0);
+  const nx = f(-(y1 - y0) / len) + 0, ny = f((x1 - x0) / len) + 0; // normalise (rotate90 (p1 - p0))
+  const n0x = f(s * (nx - ny)), n0y = f(s * (nx + ny)); // rotate45
+  const n1x = f(s * (nx + ny)), n1y = f(s * (ny - nx)); // rotate315
+  return [nx, ny, f(nx * x1 + ny * y1), n0x, n0y, f(n0x * x0 + n0y * y0), n1x, n1y, f(n1x * x1 + n1y * y1)];
 }
 
 /** Seed 000's detect (trapezium), or the exact rounded region: front side, within r of the segment. */

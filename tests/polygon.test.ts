@@ -2,9 +2,9 @@
 // agrees with the all-pairs check on small degenerate polygons, the convex parts cover exactly the
 // polygon, and a 100,000-point outline is cleaned and split in well under a second.
 import { describe, expect, it } from "vitest";
-import { circlePolygon, combPolygon, hillPolygon, starPolygon } from "../fixtures/platform_levels.js";
+import { circlePolygon, combPolygon, flipY, hillPolygon, starPolygon } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
-import { cleanPolygon, cleanRing, convexParts, findCrossing, signedArea2 } from "../bindings/polygon.js";
+import { cleanPolygon, cleanRing, convexParts, convexPartsYDown, findCrossing, signedArea2 } from "../bindings/polygon.js";
 import { HitcoreError } from "../bindings/validate.js";
 import { pointInPolygon } from "./platforms_reference.js";
 
@@ -168,6 +168,20 @@ describe("convex parts", () => {
     for (const shape of shapes) {
       const parts = convexParts(cleanPolygon("t", shape));
       expectExactCover(shape, parts, rand, 300);
+    }
+  });
+
+  it("of a y-down polygon are the mirror image of its mirror image's parts, corner for corner, counter-clockwise as drawn", () => {
+    const rand = mulberry32(9);
+    const shapes = [combPolygon(200), hillPolygon(300, 4), circlePolygon(500, 300), [0, 0, 10, 0, 12, 5, 10, 10, 0, 10]];
+    for (let s = 0; s < 20; s++) shapes.push(starPolygon(5 + Math.floor(rand() * 60), s + 7, 10 + rand() * 50, 100));
+    for (const shape of shapes) {
+      for (const given of [shape, flipY(shape)]) {
+        // given is y-down; its mirror image flipY(given) is split by the y-up sweep.
+        const parts = convexPartsYDown("t", given);
+        expect(parts).toEqual(convexParts(cleanPolygon("t", flipY(given))).map((part) => flipY(part)));
+        for (const part of parts) expect(signedArea2(part.filter((_, j) => j % 2 === 0), part.filter((_, j) => j % 2 === 1))).toBeLessThan(0);
+      }
     }
   });
 

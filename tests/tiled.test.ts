@@ -1,5 +1,5 @@
 // Tiled JSON maps: tile layers to cells (meaning from tile properties), monsters from tiles, object
-// layers' rectangles and polygons to plain typed data in the tile map's y-up world, and malformed
+// layers' rectangles and polygons to plain typed data in Tiled's own y-down pixels, and malformed
 // maps rejected with the field named, before anything is allocated from their declared size.
 import { readFileSync } from "node:fs";
 import { deflateSync, gzipSync } from "node:zlib";
@@ -67,19 +67,19 @@ describe("Tiled maps", () => {
     expect(Array.from(m.monsters)).toEqual([3, 2, 2]);
   });
 
-  it("hands object layers over as typed data in the y-up world", () => {
+  it("hands object layers over as typed data in Tiled's y-down pixels", () => {
     const m = parseTiledMap(JSON.stringify(smallMap()));
-    // The crate: Tiled (8, 4) 10 x 6, y down in a 48-pixel-high map -> min corner (8, 48 - 10).
-    expect(Array.from(m.rects)).toEqual([8, 38, 10, 6]);
+    // The crate: Tiled (8, 4) 10 x 6, y down: its min corner is its top-left, (8, 4), as Tiled has it.
+    expect(Array.from(m.rects)).toEqual([8, 4, 10, 6]);
     expect(m.rectInfo).toEqual([{ id: 7, name: "crate", type: "box", layer: "solids", properties: { weight: 2.5 } }]);
     expect(m.polygons.length).toBe(1);
     const v = Array.from(m.polygons[0].vertices);
-    // Vertices (0, 0), (32, 0), (32, 16) in y-up, counter-clockwise (positive area).
+    // Vertices (0, 48), (32, 48), (32, 32), y-down, counter-clockwise as drawn (negative area).
     expect(v.length).toBe(6);
     let area = 0;
     for (let j = 0; j < 3; j++) area += v[2 * j] * v[(2 * j + 3) % 6] - v[(2 * j + 2) % 6] * v[2 * j + 1];
-    expect(area).toBeGreaterThan(0);
-    expect(new Set([`${v[0]},${v[1]}`, `${v[2]},${v[3]}`, `${v[4]},${v[5]}`])).toEqual(new Set(["0,0", "32,0", "32,16"]));
+    expect(area).toBeLessThan(0);
+    expect(new Set([`${v[0]},${v[1]}`, `${v[2]},${v[3]}`, `${v[4]},${v[5]}`])).toEqual(new Set(["0,48", "32,48", "32,32"]));
     expect(m.polygons[0].name).toBe("ramp");
   });
 
@@ -91,7 +91,7 @@ describe("Tiled maps", () => {
       expect(tm.monsterCount).toBe(1);
       expect(Array.from(tm.monsterBoxes.subarray(0, 4))).toEqual([48, 32, 16, 16]);
       expect(tm.monsterTypes[0]).toBe(2);
-      expect(Array.from(tm.objects.rects)).toEqual([8, 38, 10, 6]);
+      expect(Array.from(tm.objects.rects)).toEqual([8, 4, 10, 6]);
       tm.validate();
     }
   });
@@ -281,8 +281,8 @@ describe("Tiled features", () => {
     const m = parseTiledMap(map, { path: "levels/one/map.tmj", resolve: (p) => { asked.push(p); return files[p] as string; } });
     expect(asked).toEqual(["levels/sets/tiles.tsj", "levels/one/crate.tj"]);
     expect(Array.from(m.cells)).toEqual(Array.from(parseTiledMap(smallMap()).cells));
-    // The template gives the size and properties; the instance its place: (50, 20) y-down, 8 x 4, in a 48-high map.
-    expect(Array.from(m.rects.subarray(4))).toEqual([50, 24, 8, 4]);
+    // The template gives the size and properties; the instance its place: (50, 20) y-down, 8 x 4.
+    expect(Array.from(m.rects.subarray(4))).toEqual([50, 20, 8, 4]);
     expect(m.rectInfo[1]).toMatchObject({ id: 10, name: "crate", type: "box", properties: { weight: 1 } });
     // URLs resolve by URL rules.
     const urls: string[] = [];
@@ -347,8 +347,8 @@ describe("Tiled features", () => {
     expect(at(-13, 10)).toBe(TileCell.Ladder);
     expect(at(20, -1)).toBe(TileCell.Coin); // from the zstd chunk
     expect(at(0, 0)).toBe(0);
-    // The wall at Tiled (-256, -64), 16 x 320: world (0, 0), y-up.
-    expect(Array.from(m.rects)).toEqual([0, 0, 16, 320]);
+    // The wall at Tiled (-256, -64), 16 x 320: (0, 192) from the cells' top-left corner, y-down.
+    expect(Array.from(m.rects)).toEqual([0, 192, 16, 320]);
     // Only the coins layer: its one chunk.
     const coins = loadTiledMapSync(fixture("chunks.tmj"), { resolve: fixture, tileLayers: ["coins"] });
     expect([coins.cols, coins.rows, coins.left, coins.top]).toEqual([16, 16, 256, -256]);
@@ -371,8 +371,8 @@ describe("Tiled features", () => {
       { ...map.layers[0], offsetx: -16, offsety: 16 }, // cancels the group: whole tiles
     ] }];
     const m = parseTiledMap(map);
-    // The crate at Tiled (8 + 20, 4 - 14), 10 x 6: y-up (28, 48 - (-10 + 6)) = (28, 52).
-    expect(Array.from(m.rects)).toEqual([28, 52, 10, 6]);
+    // The crate at Tiled (8 + 20, 4 - 14), 10 x 6: (28, -10), y-down.
+    expect(Array.from(m.rects)).toEqual([28, -10, 10, 6]);
     expect(Array.from(m.cells)).toEqual(Array.from(parseTiledMap(smallMap()).cells).map((c, i) => (i < 4 ? [TileCell.Platform, TileCell.Ladder, TileCell.Platform, 0][i] : c)));
     // A tile layer moved by half a tile cannot land on the grid.
     map.layers[0].layers[1].offsetx = -8;
@@ -398,14 +398,14 @@ describe("Tiled features", () => {
     expect(m.polygons.map((p) => p.name)).toEqual(["ramp", "beam"]);
     // 90 degrees clockwise on Tiled's screen about (10, 10): corners (10, 10), (10, 30), (0, 30), (0, 10) y-down.
     const beam = Array.from(m.polygons[1].vertices).map((v) => Math.round(v * 1e4) / 1e4 + 0);
-    expect(new Set(beam.map((v, i) => (i % 2 ? "" : `${v},${beam[i + 1]}`)).filter(Boolean))).toEqual(new Set(["10,38", "10,18", "0,18", "0,38"]));
+    expect(new Set(beam.map((v, i) => (i % 2 ? "" : `${v},${beam[i + 1]}`)).filter(Boolean))).toEqual(new Set(["10,10", "10,30", "0,30", "0,10"]));
     for (const backend of BACKENDS) {
       const tm = await newTileMap({ tiled: m, ...(await backendOptions(backend)) });
       expect(tm.cols).toBe(4);
       const platforms = await newPlatforms({ ...(await backendOptions(backend)) });
       const loaded = addLevelObjects(m, { platforms });
       expect(loaded.polygonParts.length).toBe(2);
-      expect(platforms.polyhedraAt(5, 28)).toBeGreaterThan(0); // inside the rotated beam
+      expect(platforms.polyhedraAt(5, 20)).toBeGreaterThan(0); // inside the rotated beam
     }
   });
 

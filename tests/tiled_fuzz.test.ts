@@ -177,7 +177,7 @@ describe("Tiled loaders under mutated maps", () => {
         if (index % 8 === 0) level = await newRectLevel({ backend: "js" }), platforms = await newPlatforms({ backend: "js" });
         const before = storeState(level, platforms);
         try {
-          addLevelObjects(map, { rects: level, platforms, mapHeight: map.rows * map.tileSize, rectsAsPolyhedra: true });
+          addLevelObjects(map, { rects: level, platforms, rectsAsPolyhedra: true });
         } catch (e) {
           if (!(e instanceof HitcoreError)) { counts.foreign++; note("foreign in addLevelObjects", { seed, steps }, e); }
           else if (storeState(level, platforms) !== before) { counts.partial++; note("partial", { seed, steps }, e); }

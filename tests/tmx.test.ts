@@ -63,13 +63,13 @@ describe("TMX maps", () => {
     expect(Array.from(m.monsters)).toEqual([11, 6, 1, 2, 2, 1]); // (col, row, type) from the bottom
     expect(m.properties).toEqual({ title: "Tower & ladders", gravity: 9.8, lives: 3, hard: false, sky: "#ff203050", music: "tower.ogg", door: 11, spawn: { x: 2, facing: "right" }, notes: "two lines\nof text" });
     // Templates: the crate's size and properties, the instance's place (+ the layer's offset 8, -4) and overrides.
-    expect(Array.from(m.rects)).toEqual([48, 20, 16, 16, 80, 20, 24, 16]);
+    expect(Array.from(m.rects)).toEqual([48, 156, 16, 16, 80, 156, 24, 16]);
     expect(m.rectInfo.map((r) => [r.id, r.name, r.type, r.layer, r.properties.weight, r.properties.tint])).toEqual([
       [1, "crate", "box", "solids", 2.5, "#ff8040a0"], [2, "heavy crate", "box", "solids", 9, "#ff8040a0"],
     ]);
     // The ramp polygon and the rotated rectangle; the ellipse, point, polyline, text and rotated tile object are skipped.
     expect(m.polygons.map((p) => [p.name, p.vertices.length / 2])).toEqual([["ramp", 3], ["tilted", 4]]);
-    expect(Array.from(m.polygons[0].vertices)).toEqual([232, 20, 280, 20, 280, 44]); // Tiled (224 + 8, 176 - 4), y-up in a 192-high map
+    expect(Array.from(m.polygons[0].vertices)).toEqual([232, 172, 280, 172, 280, 148]); // Tiled (224 + 8, 176 - 4), y-down as Tiled has it
     const a = await loadTiledMap(text, { resolve: async (p) => fixture(p), path: "tower.tmx" });
     expect(picture(a)).toEqual(TOWER);
   });
