@@ -358,7 +358,7 @@ export class World {
       const tileMap = this.addTileMap(options);
       const rectLevel = this.addRectLevel(options.rectLevel ?? {});
       const platforms = this.addPlatforms(options.platforms ?? {});
-      const loaded = addLevelObjects(tileMap.objects, { rects: rectLevel, platforms, mapHeight: tileMap.height });
+      const loaded = addLevelObjects(tileMap.objects, { rects: rectLevel, platforms });
       return { tileMap, rectLevel, platforms, ...loaded };
     } catch (e) {
       this._tileMap = this._rectLevel = this._platforms = null;
