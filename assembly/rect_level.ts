@@ -1,8 +1,7 @@
 // Instanced rectangle hierarchies of "2D Platformer Advanced Collision Detection": prefabs hold
 // their collision rects once, instances place a prefab with a translation and optional mirroring,
 // each instance has a master box, and a quadtree over the master boxes answers "which pieces
-// overlap this box?" for collision and for view culling. Layout: layout/rects.ts. The TS
-// baseline mirrors this file in bindings/baseline/rect_level.ts.
+// overlap this box?" for collision and for view culling. Layout: layout/rects.ts.
 //
 // Why this shape:
 // - The quadtree is implicit and complete to depth D: node (level L, column ix, row iy) has index
