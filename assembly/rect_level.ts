@@ -18,20 +18,21 @@ import {
   RH_PREFAB_START, RH_RECTS, RH_RESULTS, RH_STACK, RS_FOUND, RS_INSTANCE_TESTS, RS_NODES, RS_RECT_TESTS,
   RS_CHAR_TESTS, SEARCH_BOXES, SEARCH_TREE, STACK_CAP,
 } from "../layout/rects.ts";
+import { headerF32, headerI32, setHeaderI32 } from "./header.ts";
 
 // @ts-ignore: decorator
 @inline export function rh(field: i32): i32 {
-  return load<i32>(RH + (field << 2));
+  return headerI32(RH, field);
 }
 
 // @ts-ignore: decorator
 @inline export function rhF(field: i32): f64 {
-  return <f64>load<f32>(RH + (field << 2));
+  return <f64>headerF32(RH, field);
 }
 
 // @ts-ignore: decorator
 @inline export function setRh(field: i32, value: i32): void {
-  store<i32>(RH + (field << 2), value);
+  setHeaderI32(RH, field, value);
 }
 
 // Counters of the current call, flushed to the RS_* fields by flushStats.
