@@ -10,15 +10,16 @@ import {
   T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_HEAD, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP, TILES_SCRATCH, X_DT, X_OLD_Y, X_QX, X_QY,
 } from "../layout/tiles.ts";
+import { headerI32, setHeaderI32 } from "./header.ts";
 
 // @ts-ignore: decorator
 @inline export function th(field: i32): i32 {
-  return load<i32>(TILES_HEADER + (field << 2));
+  return headerI32(TILES_HEADER, field);
 }
 
 // @ts-ignore: decorator
 @inline export function setTh(field: i32, value: i32): void {
-  store<i32>(TILES_HEADER + (field << 2), value);
+  setHeaderI32(TILES_HEADER, field, value);
 }
 
 // @ts-ignore: decorator
