@@ -1,7 +1,6 @@
 // Ray and segment casts, swept boxes and swept circles against the level's rectangles, and the
 // anti-tunneling projectile step built on them (the seed's "ray-casting each frame ... acting on
-// whatever collision point was found closest"). Layout: layout/rects.ts; mirrored in
-// bindings/baseline/rect_level.ts (castRect, cast, moveProjectiles).
+// whatever collision point was found closest"). Layout: layout/rects.ts.
 //
 // - A swept box is a segment cast against each rect grown by the box's half extents (Minkowski
 //   sum); a swept circle is a segment cast against the rect rounded by the radius: the grown rect,

@@ -1,6 +1,6 @@
 // The four-sensor character of "2D Platformer Advanced Collision Detection", stepped in a batch:
 // every character (the player and the enemies alike) in one call per frame. Layout:
-// layout/rects.ts; mirrored in bindings/baseline/rect_level.ts (stepCharacters).
+// layout/rects.ts.
 //
 // A character is a master box (x, y, w, h; y grows downward) holding four sensors:
 //   top     [x + inset, x + w - inset] x [y, y + sensorTop]              head bump: cancels upward speed

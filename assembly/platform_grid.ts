@@ -13,6 +13,7 @@ import {
   X_BALL_Y, X_BEST_NX, X_BEST_NY, X_BEST_T, X_BOX_HH, X_BOX_HW, X_CAST_DX, X_CAST_DY, X_CAST_R, X_CAST_X, X_CAST_X1,
   X_CAST_Y, X_CAST_Y1,
 } from "../layout/platforms.ts";
+import { fieldAt } from "./header.ts";
 import { f32At, f64At, i32At, truncI32 } from "./memory.ts";
 
 // V8, running the js backend's translation, inlines a call only where it runs often
@@ -26,7 +27,7 @@ import { f32At, f64At, i32At, truncI32 } from "./memory.ts";
 /** Address of header field `field` (layout/platforms.ts). */
 // @ts-ignore: decorator
 @inline export function hdr(field: i32): i32 {
-  return PLATFORMS_HEADER + (field << 2);
+  return fieldAt(PLATFORMS_HEADER, field);
 }
 
 // Addresses of the header fields the per-item functions read (region pointers, the grid), and of

@@ -1,8 +1,7 @@
 // Instanced rectangle hierarchies of "2D Platformer Advanced Collision Detection": prefabs hold
 // their collision rects once, instances place a prefab with a translation and optional mirroring,
 // each instance has a master box, and a quadtree over the master boxes answers "which pieces
-// overlap this box?" for collision and for view culling. Layout: layout/rects.ts. The TS
-// baseline mirrors this file in bindings/baseline/rect_level.ts.
+// overlap this box?" for collision and for view culling. Layout: layout/rects.ts.
 //
 // Why this shape:
 // - The quadtree is implicit and complete to depth D: node (level L, column ix, row iy) has index
@@ -19,20 +18,21 @@ import {
   RH_PREFAB_START, RH_RECTS, RH_RESULTS, RH_STACK, RS_FOUND, RS_INSTANCE_TESTS, RS_NODES, RS_RECT_TESTS,
   RS_CHAR_TESTS, SEARCH_BOXES, SEARCH_TREE, STACK_CAP,
 } from "../layout/rects.ts";
+import { headerF32, headerI32, setHeaderI32 } from "./header.ts";
 
 // @ts-ignore: decorator
 @inline export function rh(field: i32): i32 {
-  return load<i32>(RH + (field << 2));
+  return headerI32(RH, field);
 }
 
 // @ts-ignore: decorator
 @inline export function rhF(field: i32): f64 {
-  return <f64>load<f32>(RH + (field << 2));
+  return <f64>headerF32(RH, field);
 }
 
 // @ts-ignore: decorator
 @inline export function setRh(field: i32, value: i32): void {
-  store<i32>(RH + (field << 2), value);
+  setHeaderI32(RH, field, value);
 }
 
 // Counters of the current call, flushed to the RS_* fields by flushStats.
@@ -222,16 +222,26 @@ export function treeQuery(x0: f64, y0: f64, x1: f64, y1: f64, out: i32): i32 {
     const packed = load<i32>(stackp + (top << 2));
     const L = packed >>> 24, iy = (packed >>> 12) & 0xfff, ix = packed & 0xfff;
     const node = levelOffset(L) + iy * (1 << L) + ix;
-    // Instances living here: test their master boxes.
-    const end = load<i32>(startp + ((node + 1) << 2));
-    for (let k = load<i32>(startp + (node << 2)); k < end; k++) {
+    // Instances living here: test their master boxes (counted per node). One `continue` per side,
+    // each load behind its own branch, so the test stops at the first side that misses. The other
+    // spellings lose that in the js translation, where V8 runs them slower: binaryen folds
+    // boxesOverlap over four loaded arguments into an `&` of four comparisons (four loads a box),
+    // wasm2js's optimizer, which ignores traps, pairs nested ifs into `&`s of two, and it turns an
+    // `&&` chain into ifs whose result mixes booleans with 0. The wasm runs these branches at least
+    // as fast, as the boxes of the visited nodes lie near the query; bruteQuery keeps the
+    // branchless test, since over every box of the level its branches mispredict (the wasm ran
+    // it at less than half the speed).
+    const start = load<i32>(startp + (node << 2)), end = load<i32>(startp + ((node + 1) << 2));
+    instanceTests += end - start;
+    for (let k = start; k < end; k++) {
       const i = load<i32>(itemsp + (k << 2));
       const o = boxp + (i << 5);
-      instanceTests++;
-      if (boxesOverlap(x0, y0, x1, y1, load<f64>(o), load<f64>(o, 8), load<f64>(o, 16), load<f64>(o, 24))) {
-        store<i32>(out + (found << 2), i);
-        found++;
-      }
+      if (!(x0 <= load<f64>(o, 16))) continue;
+      if (!(load<f64>(o) <= x1)) continue;
+      if (!(y0 <= load<f64>(o, 24))) continue;
+      if (!(load<f64>(o, 8) <= y1)) continue;
+      store<i32>(out + (found << 2), i);
+      found++;
     }
     if (L >= depth) continue;
     // One step: which quadrants does the query reach? (closed, like the overlap test)
@@ -240,10 +250,12 @@ export function treeQuery(x0: f64, y0: f64, x1: f64, y1: f64, out: i32): i32 {
     const mx = (load<f64>(p) + load<f64>(p, 16)) * 0.5, my = (load<f64>(p, 8) + load<f64>(p, 24)) * 0.5;
     const left = x0 <= mx, right = x1 >= mx, up = y0 <= my, down = y1 >= my;
     const coff = levelOffset(L + 1), cside = 2 << L;
-    // Pushed in reverse so children pop in index order (top-left first).
+    // Pushed in reverse so children pop in index order (top-left first). Two `continue`s rather
+    // than `||`, which binaryen makes a branchless `|` of two booleans in the js translation.
     for (let q = 3; q >= 0; q--) {
       const cx = q & 1, cy = q >> 1;
-      if (!(cx ? right : left) || !(cy ? down : up)) continue;
+      if (!(cx ? right : left)) continue;
+      if (!(cy ? down : up)) continue;
       const cix = (ix << 1) + cx, ciy = (iy << 1) + cy;
       if (load<i32>(subp + ((coff + ciy * cside + cix) << 2)) == 0) continue;
       if (top < STACK_CAP) {

@@ -1,17 +1,20 @@
 // The tower seed's player update as a reusable controller, for many controllers in one call:
 // forces, integration with speed bounds, then the seed's ordered collision checks until none is
 // left, each resolved as in the seed (collide, collideUp, collideDown, stepping up, climbing, hurt).
-// State lives in the controller regions (layout/tiles.ts); nothing allocates.
+// State lives in the controller regions (layout/tiles.ts); nothing allocates. No double lives in a
+// module variable or crosses a call that is not inlined (the js backend would box it): the stepped
+// controller's reals stay in its CF_* slot, the tuning's in T_PARAMS, the step's dt and old y in the
+// scratch slots, each read into locals where it is used.
 import {
   CELL_COIN, CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
   CI_SCORE, CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL,
   EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED, EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
   HIT_ONE_WAY, HIT_SPIKE, IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP, MAX_ITERATIONS, P_ACCEL, P_CLIMBDY,
   P_COIN_SCORE, P_FALLING_JUMP, P_FRICTION, P_GRAVITY, P_H, P_HURT_FRAMES, P_IMPULSE, P_LADDER_EDGE,
-  P_MAXDX, P_MAXDY, P_STEP_FRAMES, P_SURFACE, P_TILE, P_W, S_T_ITERATIONS, ST_CLIMBING, ST_FALLING, ST_LIVE,
+  P_MAXDX, P_MAXDY, P_STEP_FRAMES, P_SURFACE, P_W, S_T_ITERATIONS, ST_CLIMBING, ST_FALLING, ST_LIVE,
   T_CELLS, T_CTL_F, T_CTL_I,
 } from "../layout/tiles.ts";
-import { cellOf, flagsAt, lastCell, lastCol, lastRow, loadMap, normX, param, pointHits, saveStats, setTh, th } from "./tile_map.ts";
+import { AT_DT, AT_OLD_Y, cellOf, flagsAt, foldX, hitsAt, lastCell, lastCol, lastRow, loadMap, normX, param, saveStats, setTh, th, tile, tileInv, width } from "./tile_map.ts";
 
 // The seed's ten points, in this order: topLeft, topRight, middleLeft, middleRight, bottomLeft,
 // bottomRight, underLeft, underRight, ladderUp, ladderDown.
@@ -21,29 +24,15 @@ const NPTS = 10;
 const PT_OFF = memory.data(NPTS * 16);
 const PT_INFO = memory.data(NPTS * 16);
 
-// Tuning, read once per call.
-let T: f64 = 1;
-let maxdx: f64 = 0;
-let maxdy: f64 = 0;
-let climbdy: f64 = 0;
-let gravity: f64 = 0;
-let impulse: f64 = 0;
-let accel: f64 = 0;
-let friction: f64 = 0;
-let surface: f64 = 0;
-let ladderEdge: f64 = 0;
+// The tuning's integers, read once per call (its reals are read from T_PARAMS where used).
 let fallingJumpFrames: i32 = 0;
 let stepFrames: i32 = 1;
 let hurtFrames: i32 = 0;
 let coinScore: i32 = 0;
-let pw: f64 = 0;
 
-// The controller being stepped.
-let x: f64 = 0;
-let y: f64 = 0;
-let dx: f64 = 0;
-let dy: f64 = 0;
-let stepY: f64 = 0;
+// The controller being stepped: its reals stay in its CF_* slot at ctl (in T_CTL_F), its integers
+// are read into the variables below.
+let ctl: i32 = 0;
 let state: i32 = 0;
 let input: i32 = 0;
 let fallingJump: i32 = 0;
@@ -54,6 +43,11 @@ let score: i32 = 0;
 let hits: i32 = 0;
 let events: i32 = 0;
 let rounds: i32 = 0;
+
+// @ts-ignore: decorator
+@inline function real(field: i32): f64 { return load<f64>(ctl + (field << 3)); }
+// @ts-ignore: decorator
+@inline function setReal(field: i32, v: f64): void { store<f64>(ctl + (field << 3), v); }
 
 // @ts-ignore: decorator
 @inline function offX(p: i32): f64 { return load<f64>(PT_OFF + (p << 4)); }
@@ -74,8 +68,13 @@ let rounds: i32 = 0;
   store<f64>(PT_OFF + (p << 4), oy, 8);
 }
 
-function setOffsets(): void {
-  const w = param(P_W), h = param(P_H), px = T / 32; // the seed's "1" and "2" are pixels of a 32-pixel tile
+function loadTuning(): void {
+  fallingJumpFrames = <i32>param(P_FALLING_JUMP);
+  stepFrames = <i32>param(P_STEP_FRAMES);
+  if (stepFrames < 1) stepFrames = 1;
+  hurtFrames = <i32>param(P_HURT_FRAMES);
+  coinScore = <i32>param(P_COIN_SCORE);
+  const w = param(P_W), h = param(P_H), px = tile() / 32; // the seed's "1" and "2" are pixels of a 32-pixel tile
   setOffset(TL, -w / 4, h - 2 * px);
   setOffset(TR, w / 4, h - 2 * px);
   setOffset(ML, -w / 2, h / 2);
@@ -88,29 +87,12 @@ function setOffsets(): void {
   setOffset(LD, 0, -px);
 }
 
-function loadTuning(): void {
-  T = param(P_TILE);
-  pw = param(P_W);
-  maxdx = param(P_MAXDX);
-  maxdy = param(P_MAXDY);
-  climbdy = param(P_CLIMBDY);
-  gravity = param(P_GRAVITY);
-  impulse = param(P_IMPULSE);
-  accel = param(P_ACCEL);
-  friction = param(P_FRICTION);
-  surface = param(P_SURFACE);
-  ladderEdge = param(P_LADDER_EDGE);
-  fallingJumpFrames = <i32>param(P_FALLING_JUMP);
-  stepFrames = <i32>param(P_STEP_FRAMES);
-  if (stepFrames < 1) stepFrames = 1;
-  hurtFrames = <i32>param(P_HURT_FRAMES);
-  coinScore = <i32>param(P_COIN_SCORE);
-  setOffsets();
-}
-
+/** Each point's cell and HIT_* flags at the controller's position, into PT_INFO. */
 function updatePoints(): void {
+  // The reals, read once: the stores below could alias them for the compiler.
+  const x = real(CF_X), y = real(CF_Y), w = width(), inv = tileInv(), t = tile();
   for (let p = 0; p < NPTS; p++) {
-    const h = pointHits(normX(x + offX(p)), y + offY(p));
+    const h = hitsAt(foldX(x + offX(p), w), y + offY(p), inv, t);
     const at = PT_INFO + (p << 4);
     store<i32>(at, lastCol);
     store<i32>(at, lastRow, 4);
@@ -126,22 +108,22 @@ function updatePoints(): void {
 
 // Resolutions, as in the seed. Each returns whether the check loop must run again.
 function collide(p: i32, left: bool): bool {
-  x = normX(<f64>(col(p) + (left ? 1 : 0)) * T - offX(p));
-  dx = 0;
+  setReal(CF_X, normX(<f64>(col(p) + (left ? 1 : 0)) * tile() - offX(p)));
+  setReal(CF_DX, 0);
   events |= EV_WALL;
   return true;
 }
 
 function collideUp(p: i32): bool {
-  y = <f64>row(p) * T - offY(p);
-  dy = 0;
+  setReal(CF_Y, <f64>row(p) * tile() - offY(p));
+  setReal(CF_DY, 0);
   events |= EV_HEAD;
   return true;
 }
 
 function collideDown(p: i32): bool {
-  y = <f64>(row(p) + 1) * T;
-  dy = 0;
+  setReal(CF_Y, <f64>(row(p) + 1) * tile());
+  setReal(CF_DY, 0);
   state &= ~ST_FALLING;
   events |= EV_LANDED;
   return true;
@@ -149,12 +131,15 @@ function collideDown(p: i32): bool {
 
 function stopClimbing(p: i32): bool {
   state &= ~ST_CLIMBING;
-  dy = 0;
-  if (p >= 0) y = <f64>(row(p) + 1) * T;
+  setReal(CF_DY, 0);
+  if (p >= 0) setReal(CF_Y, <f64>(row(p) + 1) * tile());
   return true;
 }
 
+/** The seed's ordered checks over the points updatePoints found; resolves the first contact. */
 function checkCollision(): bool {
+  const x = real(CF_X), y = real(CF_Y), dx = real(CF_DX), dy = real(CF_DY);
+  const T = tile(), surface = param(P_SURFACE);
   const falling = (state & ST_FALLING) != 0;
   const fallingUp = falling && dy > 0;
   const fallingDown = falling && dy <= 0;
@@ -163,7 +148,6 @@ function checkCollision(): bool {
   const climbingDown = climbing && down;
   const runningLeft = dx < 0, runningRight = dx > 0;
   const SOLID = HIT_BLOCKED, STAND = HIT_BLOCKED | HIT_ONE_WAY;
-  updatePoints();
 
   // Coins: the seed's collectCoin ends the frame's checks; here the loop goes on, so a coin taken
   // while falling cannot skip that frame's landing.
@@ -200,10 +184,10 @@ function checkCollision(): bool {
   }
   // Start climbing, start falling (with the falling-jump grace), fall off a ladder.
   const ladderCentre = (<f64>col(LU) + 0.5) * T;
-  const onLadder = (has(LU, HIT_LADDER) || has(LD, HIT_LADDER)) && ladderEdge > Math.abs(x - ladderCentre) / (T / 2);
+  const onLadder = (has(LU, HIT_LADDER) || has(LD, HIT_LADDER)) && param(P_LADDER_EDGE) > Math.abs(x - ladderCentre) / (T / 2);
   if (!climbing && onLadder && ((has(LU, HIT_LADDER) && up) || (has(LD, HIT_LADDER) && down))) {
     state |= ST_CLIMBING;
-    dx = 0;
+    setReal(CF_DX, 0);
     events |= EV_CLIMB;
     return false;
   } else if (!climbing && !falling && !has(UL, STAND) && !has(UR, STAND) && !onLadder) {
@@ -229,75 +213,95 @@ function checkCollision(): bool {
 function startSteppingUp(dir: i32, p: i32): bool {
   stepping = dir;
   stepCount = stepFrames;
-  stepY = <f64>(row(p) + 1) * T; // the top of the step
+  setReal(CF_STEP_Y, <f64>(row(p) + 1) * tile()); // the top of the step
   events |= EV_STEP;
   return false; // not a collision, as in the seed
 }
 
-/** A fall faster than the landing band would pass through a platform: stop the feet inside the band. */
-function sweepFall(oldY: f64): void {
-  let r = cellOf(oldY) - 1;
+/** A fall (from AT_OLD_Y) faster than the landing band would pass through a platform: stop the feet inside the band. */
+function sweepFall(): void {
+  const x = real(CF_X), y = real(CF_Y), T = tile(), surface = param(P_SURFACE), pw = param(P_W);
+  let r = cellOf(load<f64>(AT_OLD_Y)) - 1;
   const cl = cellOf(normX(x - pw / 4)), cr = cellOf(normX(x + pw / 4));
   while (r >= -1 && <f64>(r + 1) * T - surface > y) {
     if ((flagsAt(cl, r) | flagsAt(cr, r)) & (CELL_PLATFORM | CELL_ONE_WAY)) {
-      y = <f64>(r + 1) * T - surface * 0.5;
+      setReal(CF_Y, <f64>(r + 1) * T - surface * 0.5);
       return;
     }
     r--;
   }
 }
 
-function step(dt: f64): void {
+/** Steps the controller at ctl (its slot and the variables above) by AT_DT seconds. */
+function step(): void {
   events = 0;
+  const dx = real(CF_DX);
   const wasLeft = dx < 0, wasRight = dx > 0;
   if (stepping != 0) {
     // Stepping up: rise to the top of the step and edge forward over a few frames, unchecked.
-    y += T / <f64>stepFrames;
-    x = normX(x + <f64>stepping * (pw / 4) / <f64>stepFrames);
+    const y = real(CF_Y) + tile() / <f64>stepFrames, stepY = real(CF_STEP_Y);
+    setReal(CF_Y, y);
+    setReal(CF_X, normX(real(CF_X) + <f64>stepping * (param(P_W) / 4) / <f64>stepFrames));
     stepCount--;
     if (stepCount <= 0 || y >= stepY) {
-      y = stepY;
+      setReal(CF_Y, stepY);
       stepping = 0;
       stepCount = 0;
     }
   } else {
+    const dt = load<f64>(AT_DT);
     const falling = (state & ST_FALLING) != 0;
+    let dy = real(CF_DY);
     let ddx: f64 = 0;
-    let ddy: f64 = falling ? -gravity : 0;
+    let ddy: f64 = falling ? -param(P_GRAVITY) : 0;
     if (state & ST_CLIMBING) {
       ddy = 0;
-      if (input & IN_UP) dy = climbdy;
-      else if (input & IN_DOWN) dy = -climbdy;
+      if (input & IN_UP) dy = param(P_CLIMBDY);
+      else if (input & IN_DOWN) dy = -param(P_CLIMBDY);
       else dy = 0;
     }
-    if (input & IN_LEFT) ddx -= accel;
-    else if (wasLeft) ddx += friction;
-    if (input & IN_RIGHT) ddx += accel;
-    else if (wasRight) ddx -= friction;
+    if (input & IN_LEFT) ddx -= param(P_ACCEL);
+    else if (wasLeft) ddx += param(P_FRICTION);
+    if (input & IN_RIGHT) ddx += param(P_ACCEL);
+    else if (wasRight) ddx -= param(P_FRICTION);
     if ((input & IN_JUMP) && (!falling || fallingJump > 0)) {
       // performJump: an instant big force for one frame.
-      if (state & ST_CLIMBING) stopClimbing(-1);
+      state &= ~ST_CLIMBING; // stopClimbing(-1): its dy = 0 is the next line
       dy = 0;
-      ddy = impulse;
+      ddy = param(P_IMPULSE);
       state |= ST_FALLING;
       fallingJump = 0;
       input &= ~IN_JUMP;
       events |= EV_JUMP;
     }
-    const oldY = y;
-    x = normX(x + dt * dx);
-    y = y + dt * dy;
-    dx = bound(dx + dt * ddx, -maxdx, maxdx);
-    dy = bound(dy + dt * ddy, -maxdy, maxdy);
-    if (y < oldY) sweepFall(oldY);
-    let k = 0;
-    while (k < MAX_ITERATIONS) {
-      k++;
-      if (!checkCollision()) break;
+    const oldY = real(CF_Y), y = oldY + dt * dy;
+    const maxdx = param(P_MAXDX), maxdy = param(P_MAXDY);
+    setReal(CF_X, normX(real(CF_X) + dt * dx));
+    setReal(CF_Y, y);
+    setReal(CF_DX, bound(dx + dt * ddx, -maxdx, maxdx));
+    setReal(CF_DY, bound(dy + dt * ddy, -maxdy, maxdy));
+    if (y < oldY) {
+      store<f64>(AT_OLD_Y, oldY);
+      sweepFall();
+    }
+    // Rounds of checks until one finds nothing to resolve. The first round is written apart from
+    // the others so that updatePoints and checkCollision each have two callers: binaryen inlines a
+    // function with one caller whatever its size, and with two they stay functions of their own in
+    // the js backend, where V8 then deoptimizes and recompiles only checkCollision when one of its
+    // rare branches first runs, not the loop over every controller.
+    let k = 1;
+    updatePoints();
+    if (checkCollision()) {
+      while (k < MAX_ITERATIONS) {
+        k++;
+        updatePoints();
+        if (!checkCollision()) break;
+      }
     }
     rounds += k;
     // Friction must stop the player, not turn it round.
-    if ((wasLeft && dx > 0) || (wasRight && dx < 0)) dx = 0;
+    const ndx = real(CF_DX);
+    if ((wasLeft && ndx > 0) || (wasRight && ndx < 0)) setReal(CF_DX, 0);
     if ((state & ST_FALLING) != 0 && fallingJump > 0) fallingJump--;
   }
   if (hurting > 0 && (events & EV_HURT) == 0) hurting--;
@@ -311,19 +315,15 @@ function step(dt: f64): void {
 export function stepControllers(count: i32, dt: f64): i32 {
   loadMap();
   loadTuning();
+  store<f64>(AT_DT, dt);
   const cf = th(T_CTL_F), ci = th(T_CTL_I);
   rounds = 0;
   let active = 0;
   for (let i = 0; i < count; i++) {
-    const f = cf + i * (CTL_F_FIELDS << 3);
     const n = ci + i * (CTL_I_FIELDS << 2);
     state = load<i32>(n + (CI_STATE << 2));
     if ((state & ST_LIVE) == 0) continue;
-    x = load<f64>(f + (CF_X << 3));
-    y = load<f64>(f + (CF_Y << 3));
-    dx = load<f64>(f + (CF_DX << 3));
-    dy = load<f64>(f + (CF_DY << 3));
-    stepY = load<f64>(f + (CF_STEP_Y << 3));
+    ctl = cf + i * (CTL_F_FIELDS << 3);
     input = load<i32>(n + (CI_INPUT << 2));
     fallingJump = load<i32>(n + (CI_FALLING_JUMP << 2));
     stepping = load<i32>(n + (CI_STEPPING << 2));
@@ -331,12 +331,7 @@ export function stepControllers(count: i32, dt: f64): i32 {
     hurting = load<i32>(n + (CI_HURTING << 2));
     score = load<i32>(n + (CI_SCORE << 2));
     hits = load<i32>(n + (CI_HITS << 2));
-    step(dt);
-    store<f64>(f + (CF_X << 3), x);
-    store<f64>(f + (CF_Y << 3), y);
-    store<f64>(f + (CF_DX << 3), dx);
-    store<f64>(f + (CF_DY << 3), dy);
-    store<f64>(f + (CF_STEP_Y << 3), stepY);
+    step();
     store<i32>(n + (CI_STATE << 2), state);
     store<i32>(n + (CI_INPUT << 2), input);
     store<i32>(n + (CI_FALLING_JUMP << 2), fallingJump);

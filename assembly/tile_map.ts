@@ -8,23 +8,32 @@ import {
   CONTACT_RIGHT, CONTACT_UP, EDGE_EPS_DEN, EDGE_EPS_NUM, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
   HIT_ONE_WAY, HIT_SPIKE, NO_MONSTER, OUTSIDE, P_COIN_HALF, P_COIN_W, P_EDGE_EPS, P_MAP_WIDTH, P_TILE, P_TILE_INV, S_T_CELLS_VISITED, S_T_MONSTER_TESTS,
   T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_HEAD, T_MON_NEXT,
-  T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
+  T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP, TILES_SCRATCH, X_DT, X_OLD_Y, X_QX, X_QY,
 } from "../layout/tiles.ts";
+import { headerI32, setHeaderI32 } from "./header.ts";
 
 // @ts-ignore: decorator
 @inline export function th(field: i32): i32 {
-  return load<i32>(TILES_HEADER + (field << 2));
+  return headerI32(TILES_HEADER, field);
 }
 
 // @ts-ignore: decorator
 @inline export function setTh(field: i32, value: i32): void {
-  store<i32>(TILES_HEADER + (field << 2), value);
+  setHeaderI32(TILES_HEADER, field, value);
 }
 
 // @ts-ignore: decorator
 @inline export function param(p: i32): f64 {
   return load<f64>(th(T_PARAMS) + (p << 3));
 }
+
+// Addresses of the f64 scratch slots (X_* in layout/tiles.ts, valid during one kernel call):
+// constants, so a read is one load.
+const SCRATCH = TILES_HEADER + TILES_SCRATCH;
+export const AT_QX = SCRATCH + (X_QX << 3);
+export const AT_QY = SCRATCH + (X_QY << 3);
+export const AT_DT = SCRATCH + (X_DT << 3);
+export const AT_OLD_Y = SCRATCH + (X_OLD_Y << 3);
 
 // The map, read once per call into globals so the helpers below stay small.
 let cols: i32 = 0;
@@ -40,12 +49,12 @@ let monBox: i32 = 0;
 // backend's translation, and storing one there allocates.
 let params: i32 = 0;
 // @ts-ignore: decorator
-@inline function tile(): f64 { return load<f64>(params + (P_TILE << 3)); }
+@inline export function tile(): f64 { return load<f64>(params + (P_TILE << 3)); }
 /** 1 / tile when that is exact (tile a power of two), else 0. */
 // @ts-ignore: decorator
-@inline function tileInv(): f64 { return load<f64>(params + (P_TILE_INV << 3)); }
+@inline export function tileInv(): f64 { return load<f64>(params + (P_TILE_INV << 3)); }
 // @ts-ignore: decorator
-@inline function width(): f64 { return load<f64>(params + (P_MAP_WIDTH << 3)); }
+@inline export function width(): f64 { return load<f64>(params + (P_MAP_WIDTH << 3)); }
 // @ts-ignore: decorator
 @inline function coinHalf(): f64 { return load<f64>(params + (P_COIN_HALF << 3)); }
 // @ts-ignore: decorator
@@ -58,6 +67,8 @@ export let lastCol: i32 = 0;
 export let lastRow: i32 = 0;
 export let lastCell: i32 = 0;
 export let lastMonster: i32 = 0;
+/** CELL_COIN and CELL_MONSTER_NEAR of the last pointHits' cell when it is inside the map: exactHits has work. */
+export let lastExact: i32 = 0;
 
 /** Reads the map header into globals; every exported call starts here. */
 export function loadMap(): void {
@@ -86,21 +97,33 @@ export function saveStats(): void {
   setTh(S_T_MONSTER_TESTS, monsterTests);
 }
 
-/** x folded into [0, width) on a wrapping map; unchanged otherwise. */
+/** x folded into [0, w) on a wrapping map of width w (width()); unchanged otherwise. */
 // @ts-ignore: decorator
-@inline export function normX(x: f64): f64 {
-  if (!wrap || (x >= 0 && x < width())) return x;
-  let r = x - Math.floor(x / width()) * width();
-  // Rounding can land a tiny negative x exactly on width.
-  if (r >= width()) r -= width();
+@inline export function foldX(x: f64, w: f64): f64 {
+  if (!wrap || (x >= 0 && x < w)) return x;
+  let r = x - Math.floor(x / w) * w;
+  // Rounding can land a tiny negative x exactly on w.
+  if (r >= w) r -= w;
   if (r < 0) r = 0;
   return r;
 }
 
+/** x folded into [0, width) on a wrapping map; unchanged otherwise. */
+// @ts-ignore: decorator
+@inline export function normX(x: f64): f64 {
+  return foldX(x, width());
+}
+
+/** The cell of coordinate v, given tileInv() and tile() (loops read them once). */
+// @ts-ignore: decorator
+@inline export function cellIn(v: f64, inv: f64, t: f64): i32 {
+  // A power-of-two tile divides exactly by multiplying with its inverse (a division costs ~4x more).
+  return <i32>Math.floor(inv != 0 ? v * inv : v / t);
+}
+
 // @ts-ignore: decorator
 @inline export function cellOf(v: f64): i32 {
-  // A power-of-two tile divides exactly by multiplying with its inverse (a division costs ~4x more).
-  return <i32>Math.floor(tileInv() != 0 ? v * tileInv() : v / tile());
+  return cellIn(v, tileInv(), tile());
 }
 
 /** Flags of cell (col, row): outside the map, rows below are the floor, columns beside are walls. */
@@ -125,12 +148,13 @@ export function flagsAt(col: i32, row: i32): i32 {
 }
 
 /**
- * The seed's updateCollisionPoint for one point (already normalised): HIT_* flags, with the exact
- * box checks for coins and monsters on top of the cell test. Sets lastCol/lastRow/lastCell/lastMonster.
+ * The seed's updateCollisionPoint for a point (already normalised) in cell (col, row), its cellOf:
+ * the HIT_* flags its cell gives. Sets lastCol/lastRow/lastCell/lastMonster, and lastExact when the
+ * cell has a coin or a monster near: then the caller stores the point at AT_QX, AT_QY and
+ * exactHits adds the seed's exact box checks. Callers hand cells, not coordinates, so no double
+ * crosses this call (the js backend would box it).
  */
-export function pointHits(px: f64, py: f64): i32 {
-  let col = cellOf(px);
-  const row = cellOf(py);
+export function pointHits(col: i32, row: i32): i32 {
   if (wrap && col >= cols) col = cols - 1; // px just below width() can round up to cols
   const f = flagsAt(col, row);
   let hits = 0;
@@ -143,15 +167,26 @@ export function pointHits(px: f64, py: f64): i32 {
   lastRow = row;
   lastCell = inside ? row * cols + col : OUTSIDE;
   lastMonster = NO_MONSTER;
-  if (!inside) return hits;
-  if (f & CELL_COIN) {
+  lastExact = inside ? f & (CELL_COIN | CELL_MONSTER_NEAR) : 0;
+  return hits;
+}
+
+/**
+ * The exact checks of the last pointHits, for its point at (AT_QX, AT_QY) when it set lastExact:
+ * HIT_COIN inside the coin's box, HIT_MONSTER inside a monster's (the lowest id, into lastMonster).
+ */
+export function exactHits(): i32 {
+  const px = load<f64>(AT_QX), py = load<f64>(AT_QY);
+  const col = lastCol, row = lastRow;
+  let hits = 0;
+  if (lastExact & CELL_COIN) {
     // A coin is COIN_W wide, centred in its column, the full row high.
     const cx = (<f64>col + 0.5) * tile();
     if (between(px, cx - coinHalf(), cx + coinHalf()) && between(py, <f64>row * tile(), <f64>(row + 1) * tile())) hits |= HIT_COIN;
   }
   // Monsters are no bigger than a cell and listed in the cell of their centre, so the 3 x 3 cells
   // around the point hold every monster whose box can contain it; only cells a box touches are searched.
-  if ((f & CELL_MONSTER_NEAR) == 0) return hits;
+  if ((lastExact & CELL_MONSTER_NEAR) == 0) return hits;
   let best = NO_MONSTER;
   for (let r = row - 1; r <= row + 1; r++) {
     if (r < 0 || r >= rows) continue;
@@ -182,6 +217,21 @@ export function pointHits(px: f64, py: f64): i32 {
 }
 
 /**
+ * The HIT_* flags of the point (px, py), already normalised: pointHits of its cell, then the exact
+ * checks where its cell asks for them. inv and t are tileInv() and tile(). Sets what pointHits sets.
+ */
+// @ts-ignore: decorator
+@inline export function hitsAt(px: f64, py: f64, inv: f64, t: f64): i32 {
+  let h = pointHits(cellIn(px, inv, t), cellIn(py, inv, t));
+  if (lastExact != 0) {
+    store<f64>(AT_QX, px);
+    store<f64>(AT_QY, py);
+    h |= exactHits();
+  }
+  return h;
+}
+
+/**
  * Collision points for entities [0, count): each entity's origin plus each of the T_POINT_COUNT
  * offsets, looked up in the map. Writes cell, HIT_* and monster per (entity, point); returns how
  * many points hit anything.
@@ -192,14 +242,16 @@ export function collidePoints(count: i32): i32 {
   const pts = th(T_POINTS);
   const ex = th(T_ENT_X), ey = th(T_ENT_Y);
   const outCell = th(T_OUT_CELL), outHits = th(T_OUT_HITS), outMon = th(T_OUT_MONSTER);
+  // The map's reals, read once: the stores below could alias them for the compiler.
+  const w = width(), inv = tileInv(), t = tile();
   let hit = 0;
   for (let e = 0; e < count; e++) {
     const ox = load<f64>(ex + (e << 3)), oy = load<f64>(ey + (e << 3));
     const o = e * np;
     for (let p = 0; p < np; p++) {
-      const px = normX(ox + load<f64>(pts + (p << 4)));
+      const px = foldX(ox + load<f64>(pts + (p << 4)), w);
       const py = oy + load<f64>(pts + (p << 4), 8);
-      const h = pointHits(px, py);
+      const h = hitsAt(px, py, inv, t);
       store<i32>(outCell + ((o + p) << 2), lastCell);
       store<u8>(outHits + o + p, <u8>h);
       store<i32>(outMon + ((o + p) << 2), lastMonster);

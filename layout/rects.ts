@@ -1,5 +1,5 @@
 // The memory contract of the rects part (prefabs, instances, quadtree, characters, casts) between
-// bindings/rect_level.ts and both kernels (assembly/rect_level.ts, bindings/baseline/rect_level.ts).
+// bindings/rect_level.ts and the core (assembly/rect_level.ts, characters.ts, casts.ts).
 // Compiled by both tsc and asc: plain integer constants only.
 //
 // Header: one 4-byte field per slot at RECTS_HEADER + 4 * field (layout/grid.ts). Pointers and

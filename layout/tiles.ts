@@ -33,6 +33,15 @@
 //   T_CTL_I          i32[CTL_I_FIELDS * CTL_CAP]  controller integers (CI_*)
 //   T_CTL_CAP        controller slots
 //   S_T_*            written by the kernels: what the last call visited
+//
+// Scratch (f64, at TILES_HEADER + TILES_SCRATCH + 8 * slot, past the fields above and within the
+// part's PART_HEADER_FIELDS): the doubles one kernel call hands from function to function, valid
+// only during that call. The js backend keeps them in memory rather than in module variables or
+// arguments: V8 boxes a double stored in a module variable, or passed to or returned from a
+// function it does not inline, a heap allocation each time.
+//   X_QX, X_QY       the point whose cell has a coin or a monster near (exactHits' box checks)
+//   X_DT             the controller step's dt
+//   X_OLD_Y          the stepped controller's y before its move (sweepFall)
 export const T_COLS = 0;
 export const T_ROWS = 1;
 export const T_WRAP = 2;
@@ -62,6 +71,12 @@ export const T_CTL_CAP = 24;
 export const S_T_CELLS_VISITED = 40; // cells read by the last call
 export const S_T_MONSTER_TESTS = 41; // monster box tests of the last call
 export const S_T_ITERATIONS = 42; // controller: collision-check rounds of the last step
+
+export const TILES_SCRATCH = 256;
+export const X_QX = 0;
+export const X_QY = 1;
+export const X_DT = 2;
+export const X_OLD_Y = 3;
 
 export const POINT_CAP = 16;
 export const NO_MONSTER = -1;

@@ -79,8 +79,10 @@ export const gc = (globalThis as { gc?: () => void }).gc;
  * boxing in the code it replaces), and on a loaded machine it finishes late, in the second or
  * third window as well (CI measured 16 B per call in all of three). So windows run until one
  * comes in under `limit`, up to `windows`: an allocation per call shows in every window and
- * still fails, tier-up does not last that long. `perRun` is how many calls one `run` makes.
- * Pass a warmed-up `run`.
+ * still fails, tier-up does not last that long. A window whose heap shrank had a collection in
+ * it (what `run` allocates can fill the young generation within one window) and measured nothing:
+ * it does not count, and when no window counts the result is Infinity. `perRun` is how many calls
+ * one `run` makes. Pass a warmed-up `run`.
  */
 export function leastHeapPerCall(run: (call: number) => void, calls: number, limit: number, perRun = 1, windows = 10): number {
   gc!();
@@ -88,7 +90,8 @@ export function leastHeapPerCall(run: (call: number) => void, calls: number, lim
   for (let w = 0; w < windows && least >= limit; w++) {
     const before = process.memoryUsage().heapUsed;
     for (let c = 0; c < calls; c++) run(c);
-    least = Math.min(least, (process.memoryUsage().heapUsed - before) / (calls * perRun));
+    const grown = process.memoryUsage().heapUsed - before;
+    if (grown >= 0) least = Math.min(least, grown / (calls * perRun));
   }
   return least;
 }
