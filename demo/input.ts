@@ -1,6 +1,7 @@
-// Steering the player's ship: the mouse sets a target it flies to, arrow keys / WASD push it.
-// Until the first input the ship weaves on its own, so an untouched page (or the headless test)
-// still exercises the ship-vs-bullets query.
+// Steering the player: the bullet-hell page's ship (the mouse sets a target it flies to, arrow
+// keys / WASD push it) and the arena page's runner (arrow keys / A D run, Space / W / Up jump).
+// Until the first input each moves on its own, so an untouched page (or the headless test) still
+// exercises the player's queries.
 import type { Ship } from "./render.js";
 
 const KEY_SPEED = 320; // world units per second
@@ -71,5 +72,52 @@ export class ShipControl {
     }
     ship.x = Math.min(Math.max(ship.x, 0), width - ship.w);
     ship.y = Math.min(Math.max(ship.y, 0), height - ship.h);
+  }
+}
+
+/** Input bits a platformer character reads (the rect level's IN_LEFT, IN_RIGHT, IN_JUMP). */
+export interface RunnerBits {
+  left: number;
+  right: number;
+  jump: number;
+}
+
+const RUN_LEFT = new Set(["ArrowLeft", "KeyA"]);
+const RUN_RIGHT = new Set(["ArrowRight", "KeyD"]);
+const RUN_JUMP = new Set(["Space", "ArrowUp", "KeyW"]);
+
+/**
+ * Arrow keys / A D run, Space / W / Up jump. A jump is one press: it is handed to one step and
+ * then forgotten, so holding the key does not bounce the character. `active` turns true at the
+ * first key, when the page's autopilot should hand over.
+ */
+export class RunnerKeys {
+  private left = false;
+  private right = false;
+  private jump = false;
+  active = false;
+
+  constructor(private readonly bits: RunnerBits) {
+    window.addEventListener("keydown", (e) => this.key(e, true));
+    window.addEventListener("keyup", (e) => this.key(e, false));
+    window.addEventListener("blur", () => { this.left = this.right = false; });
+  }
+
+  /** The bits for the next step (consumes a pending jump). */
+  take(): number {
+    const b = this.bits;
+    const input = (this.left ? b.left : 0) | (this.right ? b.right : 0) | (this.jump ? b.jump : 0);
+    this.jump = false;
+    return input;
+  }
+
+  private key(e: KeyboardEvent, down: boolean): void {
+    if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
+    if (RUN_LEFT.has(e.code)) this.left = down;
+    else if (RUN_RIGHT.has(e.code)) this.right = down;
+    else if (RUN_JUMP.has(e.code)) { if (down && !e.repeat) this.jump = true; }
+    else return;
+    e.preventDefault();
+    if (down) this.active = true;
   }
 }

@@ -1,6 +1,7 @@
-// Drawing the bullet-hell scene. Tens of thousands of bullets cannot go through the canvas path
-// API one arc at a time, so bullets are written as 3x3 pixel squares into one reused ImageData;
-// the few dozen enemies, the ship and the grid overlay are vector shapes drawn on top of it.
+// Drawing the bullet-hell scene (and the pixel layer the arena page shares). Tens of thousands of
+// bullets cannot go through the canvas path API one arc at a time, so bullets are written as 3x3
+// pixel squares into one reused ImageData; the few dozen enemies, the ship and the grid overlay
+// are vector shapes drawn on top of it.
 import type { BulletHell } from "../fixtures/scenes.js";
 import { FLAG_HIT, KIND_CIRCLE, KIND_RECT, type World } from "../bindings/world.js";
 
@@ -33,21 +34,56 @@ const SHIP_COLOUR = "#5cff9d";
 const SHIP_HIT_COLOUR = "#ff4545";
 const GRID_COLOUR = "rgba(120, 255, 160, 0.35)";
 
-function rgba(r: number, g: number, b: number, a = 255): number {
+/** A colour as the Uint32 word PixelLayer writes (bytes R, G, B, A in memory). */
+export function rgba(r: number, g: number, b: number, a = 255): number {
   return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }
 
-export class Renderer {
-  private readonly image: ImageData;
-  private readonly pixels: Uint32Array;
+/**
+ * One reused ImageData the size of the canvas, written as Uint32 pixels: tens of thousands of
+ * bullets cannot go through the canvas path API one arc at a time, so each is a 3 x 3 square.
+ * Allocates nothing after construction.
+ */
+export class PixelLayer {
+  readonly image: ImageData;
+  readonly pixels: Uint32Array;
   readonly width: number;
   readonly height: number;
 
-  constructor(private readonly ctx: CanvasRenderingContext2D) {
+  constructor(ctx: CanvasRenderingContext2D) {
     this.width = ctx.canvas.width;
     this.height = ctx.canvas.height;
     this.image = ctx.createImageData(this.width, this.height);
     this.pixels = new Uint32Array(this.image.data.buffer);
+  }
+
+  /** A 3 x 3 square centred on (x, y); nothing if it would cross the edge. */
+  dot(x: number, y: number, colour: number): void {
+    const cx = x | 0, cy = y | 0, W = this.width, px = this.pixels;
+    if (cx < 1 || cy < 1 || cx >= W - 1 || cy >= this.height - 1) return;
+    let at = (cy - 1) * W + cx - 1;
+    for (let row = 0; row < 3; row++, at += W) {
+      px[at] = colour;
+      px[at + 1] = colour;
+      px[at + 2] = colour;
+    }
+  }
+
+  /** Draws the layer onto the canvas at its origin. */
+  put(ctx: CanvasRenderingContext2D): void {
+    ctx.putImageData(this.image, 0, 0);
+  }
+}
+
+export class Renderer {
+  private readonly layer: PixelLayer;
+  readonly width: number;
+  readonly height: number;
+
+  constructor(private readonly ctx: CanvasRenderingContext2D) {
+    this.layer = new PixelLayer(ctx);
+    this.width = this.layer.width;
+    this.height = this.layer.height;
   }
 
   /**
@@ -84,21 +120,11 @@ export class Renderer {
   }
 
   private drawBullets(x: Float32Array, y: Float32Array, count: number): void {
-    const px = this.pixels, W = this.width, H = this.height;
-    px.fill(BACKGROUND);
-    for (let k = 0; k < count; k++) {
-      const cx = x[k] | 0, cy = y[k] | 0;
-      if (cx < 1 || cy < 1 || cx >= W - 1 || cy >= H - 1) continue;
-      // Even slots fly on spirals, odd ones in fans (see BulletHell.spawnBullet).
-      const colour = (k & 1) === 0 ? SPIRAL_BULLET : FAN_BULLET;
-      let at = (cy - 1) * W + cx - 1;
-      for (let row = 0; row < 3; row++, at += W) {
-        px[at] = colour;
-        px[at + 1] = colour;
-        px[at + 2] = colour;
-      }
-    }
-    this.ctx.putImageData(this.image, 0, 0);
+    const layer = this.layer;
+    layer.pixels.fill(BACKGROUND);
+    // Even slots fly on spirals, odd ones in fans (see BulletHell.spawnBullet).
+    for (let k = 0; k < count; k++) layer.dot(x[k], y[k], (k & 1) === 0 ? SPIRAL_BULLET : FAN_BULLET);
+    layer.put(this.ctx);
   }
 
   /**
