@@ -13,6 +13,7 @@
 import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, PF_HIT, PF_INSIDE, RH_CANDS, RH_CAST_INSTANCE, RH_CAST_OUT,
   RH_CAST_RECT, RH_PFLAGS, RH_PR, RH_PVX, RH_PVY, RH_PX, RH_PY,
+  SEARCH_TREE,
 } from "../layout/rects.ts";
 import {
   findCandidates, flushStats, rectEnd, rectStart, countRectTests, resetStats, rh, setRh, worldRect, wx0, wx1, wy0, wy1,
@@ -22,11 +23,11 @@ import {
 let ht: f64 = 0;
 let hnx: f64 = 0;
 let hny: f64 = 0;
-let bestT: f64 = 0;
-let bestNx: f64 = 0;
-let bestNy: f64 = 0;
-let bestInst = -1;
-let bestRect = -1;
+export let bestT: f64 = 0;
+export let bestNx: f64 = 0;
+export let bestNy: f64 = 0;
+export let bestInst = -1;
+export let bestRect = -1;
 
 /**
  * Segment p + t d, t in [0, 1], against the box (x0, y0, x1, y1) grown by (a, b) (and rounded by
@@ -112,6 +113,17 @@ function sweepCandidates(px: f64, py: f64, dx: f64, dy: f64, a: f64, b: f64, sea
   const x0 = min(px, px + dx) - a, x1 = max(px, px + dx) + a;
   const y0 = min(py, py + dy) - b, y1 = max(py, py + dy) + b;
   return findCandidates(search, x0, y0, x1, y1, rh(RH_CANDS));
+}
+
+/**
+ * rectsCast without its output and stats: the closest hit stays in bestT, bestNx, bestNy, bestInst
+ * and bestRect (the world's cross-part sweep reads them there, once per body).
+ */
+export function castRectsQuiet(mode: i32, px: f64, py: f64, dx: f64, dy: f64, a: f64, b: f64): bool {
+  if (mode == CAST_CIRCLE) b = a;
+  else if (mode != CAST_BOX) { a = 0; b = 0; }
+  const n = sweepCandidates(px, py, dx, dy, a, b, SEARCH_TREE);
+  return n > 0 && castCandidates(n, mode, px, py, dx, dy, a, b);
 }
 
 /**

@@ -26,7 +26,7 @@ import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CAST_INSTANCE, RH_CAST_OUT, RH_
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { castBox, castSegment } from "./balls.ts";
 import { AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_SURF_CELLS } from "./platform_grid.ts";
-import { rectsCast } from "./casts.ts";
+import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsQuiet } from "./casts.ts";
 import { rectStart } from "./rect_level.ts";
 import { hdr, setHdr } from "./header.ts";
 import { f32At, f64At, i32At, setF32, setF64, setI32, toF32, u32At, u8At } from "./memory.ts";
@@ -183,10 +183,9 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
 /** The body against the rect level's rects (rectsCast: centre and half extents). */
 function castRects(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
   const mode = kind == KIND_RECT ? CAST_BOX : kind == KIND_CIRCLE && hx > 0 ? CAST_CIRCLE : CAST_SEGMENT;
-  if (rectsCast(mode, cx, cy, dx, dy, hx, hy, SEARCH_TREE) == 0) return;
-  const out = i32At(RECTS_HEADER + (RH_CAST_OUT << 2)), instance = i32At(RECTS_HEADER + (RH_CAST_INSTANCE << 2));
+  if (!castRectsQuiet(mode, cx, cy, dx, dy, hx, hy)) return;
   // The rect's index within its instance's prefab.
-  offer(f64At(out), f64At(out + 8), f64At(out + 16), PART_RECTS, instance, i32At(RECTS_HEADER + (RH_CAST_RECT << 2)) - rectStart(instance));
+  offer(rectT, rectNx, rectNy, PART_RECTS, rectInst, rectBest - rectStart(rectInst));
 }
 
 /**
