@@ -8,10 +8,11 @@
 // P_MAX_SUBSTEPS sub-steps run; a faster ball has its speed capped to fit them (a terminal speed
 // of max * r / (2 dt)), so no drop height passes through a platform.
 import {
-  C_ID, C_KIND, C_NX, C_NY, C_T, C_X, C_Y, HIT_NONE, P_BALL_COUNT, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
+  C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, P_BALL_COUNT, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
   P_EXACT, P_GRID_RADIUS, P_MAX_SUBSTEPS, P_RES_X, P_RES_Y, P_RESULTS, P_RESULTS_CAP, S_CANDIDATES, S_CONTACTS,
   S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.ts";
+import { PART_NONE } from "../layout/moves.ts";
 import {
   AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_POLY_ITEMS, AT_SURF_CELLS,
   AT_SURF_ITEMS, AT_SURFACES, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, BEST_NX, BEST_NY, BEST_T, BOX_HH, BOX_HW,
@@ -19,7 +20,7 @@ import {
 } from "./platform_grid.ts";
 import { f32At, f64At, i32At, pick, setF32, setF64, setI32, toF32, truncI32 } from "./memory.ts";
 import { castPolyhedron, castPolyhedronBox, foldPolyhedra, insidePolyhedron } from "./polyhedra.ts";
-import { castId, castKind, castSurface, castSurfaceBox, foldSurfaces, resetCast, surfaceTouches } from "./surfaces.ts";
+import { castId, castPart, castSurface, castSurfaceBox, foldSurfaces, resetCast, surfaceTouches } from "./surfaces.ts";
 
 /** Steps every ball by dt seconds; returns the contacts found (S_* hold the details). */
 export function stepBalls(dt: f64): i32 {
@@ -252,7 +253,7 @@ function castPath(surfaces: bool, polyhedra: bool): i32 {
     }
   }
   setI32(hdr(S_CANDIDATES), candidates);
-  const hit = castKind != HIT_NONE;
+  const hit = castPart != PART_NONE;
   setI32(hdr(S_CONTACTS), hit ? 1 : 0);
   const t = hit ? f64At(BEST_T) : 1;
   setF32(hdr(C_T), toF32(t));
@@ -260,7 +261,7 @@ function castPath(surfaces: bool, polyhedra: bool): i32 {
   setF32(hdr(C_Y), toF32(y0 + t * dy));
   setF32(hdr(C_NX), toF32(f64At(BEST_NX)));
   setF32(hdr(C_NY), toF32(f64At(BEST_NY)));
-  setI32(hdr(C_KIND), castKind);
+  setI32(hdr(C_PART), castPart);
   setI32(hdr(C_ID), hit ? castId : -1);
   return hit ? 1 : 0;
 }

@@ -15,12 +15,13 @@
 // gravity (plus the extra pull during the grace timer) and the fall cap; move; then the seed's
 // overlap-then-correct collision: side sensors first, then top and bottom with the corrected x.
 import {
-  CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT, IN_RIGHT, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
+  CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
   RC_GRAVITY, RC_INSET, RC_JUMP_SPEED, RC_MAX_FALL, RC_RUN_SPEED, RC_SENSOR_BOTTOM, RC_SENSOR_TOP,
   RC_STEP_HEIGHT, RH_CANDS, RH_CGRACE, RH_CH, RH_CHARS, RH_CINPUT, RH_CKIND, RH_CSTATE, RH_CVX, RH_CVY,
   RH_CW, RH_CX, RH_CY, RH_STOMPS, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED,
   ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT,
 } from "../layout/rects.ts";
+import { IN_JUMP, IN_LEFT, IN_RIGHT } from "../layout/input.ts";
 import {
   boxesOverlap, countCharTest, countRectTests, findCandidates, flushStats, rectEnd, rectStart, resetStats, rh, rhF,
   worldRect, wx0, wx1, wy0, wy1,

@@ -18,10 +18,10 @@ import {
 } from "../layout/grid.ts";
 import {
   CAST_HIT, CAST_IN, H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, SWEEP_BOX, SWEEP_CIRCLE, W_CAST_HIT_F, W_CAST_HIT_I,
-  W_CASTS, W_ONE_NX, SWEEP_POINT, W_ONE_NY, W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_POLYHEDRA, PART_RECTS,
-  PART_SURFACES, PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
+  W_CASTS, W_ONE_NX, SWEEP_POINT, W_ONE_NY, W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_RECTS,
+  PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
 } from "../layout/moves.ts";
-import { C_ID, C_KIND, C_NX, C_NY, C_T, HIT_POLYHEDRON, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
+import { C_ID, C_NX, C_NY, C_PART, C_T, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
 import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CAST_INSTANCE, RH_CAST_OUT, RH_CAST_RECT, RH_INSTANCES, SEARCH_TREE } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { castBox, castSegment } from "./balls.ts";
@@ -219,8 +219,7 @@ function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, d
     : castSegment(cx, cy, cx + dx, cy + dy, hx, true, true);
   if (hit == 0) return;
   const at = PLATFORMS_HEADER;
-  const part = i32At(at + (C_KIND << 2)) == HIT_POLYHEDRON ? PART_POLYHEDRA : PART_SURFACES;
-  offer(<f64>f32At(at + (C_T << 2)), <f64>f32At(at + (C_NX << 2)), <f64>f32At(at + (C_NY << 2)), part, i32At(at + (C_ID << 2)), -1);
+  offer(<f64>f32At(at + (C_T << 2)), <f64>f32At(at + (C_NX << 2)), <f64>f32At(at + (C_NY << 2)), i32At(at + (C_PART << 2)), i32At(at + (C_ID << 2)), -1);
 }
 
 /**

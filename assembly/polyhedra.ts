@@ -5,7 +5,8 @@
 // velocity component into it: the seed's `deflect`, folded over all polyhedra (`foldr`: highest id
 // first). Unbounded polyhedra (the ground as one halfspace) are allowed. Layout:
 // layout/platforms.ts.
-import { HIT_POLYHEDRON, HS_STRIDE } from "../layout/platforms.ts";
+import { HS_STRIDE } from "../layout/platforms.ts";
+import { PART_POLYHEDRA } from "../layout/moves.ts";
 import {
   AT_HALFSPACES, AT_POLY_CELLS, AT_POLY_EXTENT, AT_POLY_ITEMS, AT_POLY_START, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y,
   BOX_HH, BOX_HW, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_Y, cellOf, count,
@@ -136,7 +137,7 @@ export function castPolyhedron(k: i32): void {
     if (tIn > tOut) return;
   }
   if (!entering || tIn < 0 || tIn > 1 || tIn > tOut) return;
-  offerHit(tIn, fx, fy, HIT_POLYHEDRON, k);
+  offerHit(tIn, fx, fy, PART_POLYHEDRA, k);
 }
 
 /**
@@ -216,5 +217,5 @@ export function castPolyhedronBox(k: i32): void {
     if (tIn > tOut) return;
   }
   // A start already inside (or only touching while leaving) is not a hit; nor is no entry (tIn = -Infinity).
-  if (tIn >= 0 && tIn <= 1) offerHit(tIn, fx, fy, HIT_POLYHEDRON, k);
+  if (tIn >= 0 && tIn <= 1) offerHit(tIn, fx, fy, PART_POLYHEDRA, k);
 }

@@ -6,7 +6,8 @@
 // `foldr deflect` does (last surface first). The core only takes dot products with the stored
 // normals, so it knows no up or down: the facade's normals make the level y-down
 // (bindings/platforms.ts). Layout: layout/platforms.ts.
-import { HIT_SURFACE, SURF_STRIDE } from "../layout/platforms.ts";
+import { SURF_STRIDE } from "../layout/platforms.ts";
+import { PART_NONE, PART_SURFACES } from "../layout/moves.ts";
 import {
   AT_SURF_CELLS, AT_SURF_ITEMS, AT_SURFACES, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, BEST_NX, BEST_NY, BEST_T, BOX_HH,
   BOX_HW, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_Y, count,
@@ -80,8 +81,8 @@ export function foldSurfaces(cell: i32, exact: bool): void {
   count(end - s0, touched);
 }
 
-// Kind and id of the best hit of the current cast (its t and normal are BEST_*).
-export let castKind: i32 = 0;
+// Part (PART_SURFACES or PART_POLYHEDRA) and id of the best hit of the current cast (its t and normal are BEST_*).
+export let castPart: i32 = 0;
 export let castId: i32 = 0;
 
 /** Starts the current cast (CAST_*): no hit yet. */
@@ -89,16 +90,16 @@ export function resetCast(): void {
   setF64(BEST_T, Infinity);
   setF64(BEST_NX, 0);
   setF64(BEST_NY, 0);
-  castKind = 0;
+  castPart = PART_NONE;
   castId = 0;
 }
 
-/** Keeps (t, kind, id) if it is earlier than the best, ties going to the lower kind, then the lower id. */
-export function offerHit(t: f64, nx: f64, ny: f64, kind: i32, id: i32): void {
+/** Keeps (t, part, id) if it is earlier than the best, ties going to the lower part (surfaces), then the lower id. */
+export function offerHit(t: f64, nx: f64, ny: f64, part: i32, id: i32): void {
   const best = f64At(BEST_T);
-  if (t < best || (t == best && (kind < castKind || (kind == castKind && id < castId)))) {
+  if (t < best || (t == best && (part < castPart || (part == castPart && id < castId)))) {
     setF64(BEST_T, t); setF64(BEST_NX, nx); setF64(BEST_NY, ny);
-    castKind = kind; castId = id;
+    castPart = part; castId = id;
   }
 }
 
@@ -122,7 +123,7 @@ export function offerHit(t: f64, nx: f64, ny: f64, kind: i32, id: i32): void {
   if (t < 0 || t > 1) return;
   const hx = fx + t * dx, hy = fy + t * dy;
   if (hx * nx + hy * ny < 0) return; // back half: surfaces are one-sided
-  offerHit(t, hx / r, hy / r, HIT_SURFACE, s);
+  offerHit(t, hx / r, hy / r, PART_SURFACES, s);
 }
 
 /**
@@ -145,7 +146,7 @@ export function castSurface(s: i32): void {
     const ex = x1 - x0, ey = y1 - y0;
     const u = ((px + t * dx - x0) * ex + (py + t * dy - y0) * ey) / (ex * ex + ey * ey);
     if (u >= 0 && u <= 1) {
-      offerHit(t, nx, ny, HIT_SURFACE, s);
+      offerHit(t, nx, ny, PART_SURFACES, s);
       return; // the face is the first contact: the caps lie behind it along d
     }
   }
@@ -242,5 +243,5 @@ export function castSurfaceBox(s: i32): void {
   // A start already inside (or only touching while leaving) is not a hit.
   if (tIn < 0 || tIn > 1) return; // also no entry at all (tIn = -Infinity)
   if ((fx != nx || fy != ny) && (px + tIn * dx) * nx + (py + tIn * dy) * ny < o) return; // behind the line: the back
-  offerHit(tIn, fx, fy, HIT_SURFACE, s);
+  offerHit(tIn, fx, fy, PART_SURFACES, s);
 }

@@ -9,11 +9,12 @@ import {
   CELL_COIN, CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
   CI_SCORE, CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL,
   EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED, EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
-  HIT_ONE_WAY, HIT_SPIKE, IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP, MAX_ITERATIONS, P_ACCEL, P_CLIMBDY,
+  HIT_ONE_WAY, HIT_SPIKE, MAX_ITERATIONS, P_ACCEL, P_CLIMBDY,
   P_COIN_SCORE, P_FALLING_JUMP, P_FRICTION, P_GRAVITY, P_H, P_HURT_FRAMES, P_IMPULSE, P_LADDER_EDGE,
   P_MAXDX, P_MAXDY, P_STEP_FRAMES, P_SURFACE, P_W, S_T_ITERATIONS, ST_CLIMBING, ST_FALLING, ST_LIVE,
   T_CELLS, T_CTL_F, T_CTL_I,
 } from "../layout/tiles.ts";
+import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.ts";
 import { AT_DT, AT_OLD_Y, cellOf, flagsAt, foldX, hitsAt, lastCell, lastCol, lastRow, loadMap, normX, param, saveStats, setTh, th, tile, tileInv, width } from "./tile_map.ts";
 
 // The seed's ten points, in this order: topLeft, topRight, middleLeft, middleRight, bottomLeft,

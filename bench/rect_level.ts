@@ -2,7 +2,7 @@
 // (quadtree against brute force over master boxes), view culling queries, and anti-tunneling
 // projectiles in a thin-wall arena; wasm against the TS baseline.
 import { Bench } from "tinybench";
-import { createWorld, SEARCH_BOXES, SEARCH_TREE, type RectLevel } from "../bindings/node.js";
+import { createWorld, type RectLevel, Search } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
 import { dropCharacters, randomInputs, randomLevel, randomLevelSide, thinWallArena } from "../fixtures/rect_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
@@ -107,8 +107,8 @@ async function agree(w: Workload): Promise<string> {
 export async function benchRects(): Promise<string[]> {
   const rows: string[] = [];
   const workloads = [
-    characters(SEARCH_TREE, "quadtree"), characters(SEARCH_BOXES, "brute force over master boxes"),
-    culling(SEARCH_TREE, "quadtree"), culling(SEARCH_BOXES, "brute force"), projectiles(),
+    characters(Search.Tree, "quadtree"), characters(Search.Boxes, "brute force over master boxes"),
+    culling(Search.Tree, "quadtree"), culling(Search.Boxes, "brute force"), projectiles(),
   ];
   for (const w of workloads) {
     const tests = await agree(w);

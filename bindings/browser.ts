@@ -8,7 +8,6 @@ export * from "./rect_level.js";
 export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
-export * from "./casts.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
 async function fromUrl(url: string): Promise<WebAssembly.Module> {

@@ -30,7 +30,7 @@ import { PLATFORMS_HEADER } from "../layout/grid.js";
 import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import {
-  C_ID, C_KIND, C_NX, C_NY, C_T, C_X, C_Y, HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, HS_STRIDE, P_BALL_COUNT, P_BAX,
+  C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, HS_STRIDE, P_BALL_COUNT, P_BAX,
   P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
   P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
   P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
@@ -39,8 +39,9 @@ import {
 import { convexPartsYDown } from "./polygon.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
+import { Hit } from "./hit.js";
 
-export { HIT_NONE, HIT_POLYHEDRON, HIT_SURFACE, SURF_STRIDE };
+export { SURF_STRIDE };
 
 /** The seeds' constants (both tutorials use the same ones), for y-down coordinates. */
 export const PLATFORMER = {
@@ -87,24 +88,6 @@ export interface PlatformStats {
   cols: number;
   rows: number;
   cellSize: number;
-}
-
-/** The last cast's closest hit: read-only properties over the kernel's header, valid until the next cast. */
-export interface PlatformHit {
-  /** HIT_SURFACE, HIT_POLYHEDRON, or HIT_NONE after a miss. */
-  readonly kind: number;
-  /** Surface or polyhedron id; -1 after a miss. */
-  readonly id: number;
-  /** Fraction of the path travelled before contact (1 after a miss). */
-  readonly t: number;
-  /** Distance travelled before contact. */
-  readonly distance: number;
-  /** Centre of the circle (or the ray's point) at contact. */
-  readonly x: number;
-  readonly y: number;
-  /** Unit normal of what was hit, pointing back at the caster. */
-  readonly nx: number;
-  readonly ny: number;
 }
 
 const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
@@ -244,8 +227,8 @@ export class Platforms {
   private _views: Float32Array[] = [];
   private _results = new Int32Array(0);
 
-  /** The last cast's hit: getters over the header (a double stored in an object field would be boxed on every cast). */
-  readonly hit: PlatformHit;
+  /** The last cast's hit: part Part.Surfaces or Part.Polyhedra, shape the surface or polyhedron id (Part.None after a miss). */
+  readonly hit = new Hit();
   private readonly castLength = new Float64Array(1);
 
   /** Use world.addPlatforms(); this constructor takes the world's kernel and heap. */
@@ -265,19 +248,6 @@ export class Platforms {
     this.relayout(this.ballCap);
     this.header[C_ID] = -1;
     this.headerF[C_T] = 1;
-    const int = (field: number) => { this.refresh(); return this.header[field]; };
-    const real = (field: number) => { this.refresh(); return this.headerF[field]; };
-    const length = this.castLength;
-    this.hit = {
-      get kind() { return int(C_KIND); },
-      get id() { return int(C_ID); },
-      get t() { return real(C_T); },
-      get distance() { return real(C_T) * length[0]; },
-      get x() { return real(C_X); },
-      get y() { return real(C_Y); },
-      get nx() { return real(C_NX); },
-      get ny() { return real(C_NY); },
-    };
   }
 
   // ---- the level ----------------------------------------------------------------------------
@@ -614,7 +584,9 @@ export class Platforms {
     this.ensureIndex();
     const dx = x1 - x0, dy = y1 - y0;
     this.castLength[0] = Math.sqrt(dx * dx + dy * dy); // not Math.hypot: it allocates per call
-    return this.kernel.castSegment(x0, y0, x1, y1, r, !!surfaces, !!polyhedra) !== 0;
+    const hit = this.kernel.castSegment(x0, y0, x1, y1, r, !!surfaces, !!polyhedra) !== 0;
+    this.takeHit();
+    return hit;
   }
 
   /**
@@ -626,7 +598,9 @@ export class Platforms {
     this.ensureIndex();
     // Straight to the kernel: a double passed through another JS call that is not inlined is boxed.
     this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
-    return this.kernel.castSegment(x, y, x + dx, y + dy, 0, true, true) !== 0;
+    const hit = this.kernel.castSegment(x, y, x + dx, y + dy, 0, true, true) !== 0;
+    this.takeHit();
+    return hit;
   }
 
   /** A ray from (x, y) along (dirX, dirY) up to maxDistance (as RectLevel.castRay): hit.distance is the range. */
@@ -637,7 +611,9 @@ export class Platforms {
     if (!(len > 0)) throw new HitcoreError("INVALID_DIRECTION", "castRay: the direction is (0, 0). Pass a non-zero direction.");
     this.ensureIndex();
     this.castLength[0] = maxDistance;
-    return this.kernel.castSegment(x, y, x + dirX * (maxDistance / len), y + dirY * (maxDistance / len), 0, true, true) !== 0;
+    const hit = this.kernel.castSegment(x, y, x + dirX * (maxDistance / len), y + dirY * (maxDistance / len), 0, true, true) !== 0;
+    this.takeHit();
+    return hit;
   }
 
   /** A circle (centre x, y, radius r up to maxRadius) swept by (dx, dy), as RectLevel.castCircle. */
@@ -646,7 +622,9 @@ export class Platforms {
     this.checkRadius("castCircle", r);
     this.ensureIndex();
     this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
-    return this.kernel.castSegment(x, y, x + dx, y + dy, r, true, true) !== 0;
+    const hit = this.kernel.castSegment(x, y, x + dx, y + dy, r, true, true) !== 0;
+    this.takeHit();
+    return hit;
   }
 
   /**
@@ -667,18 +645,21 @@ export class Platforms {
     this.ensureIndex();
     this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
     // The arguments as given (the kernel finds the centre): a computed double passed through a call V8 does not inline is boxed.
-    return this.kernel.castBox(x, y, w, h, dx, dy, !!surfaces, !!polyhedra) !== 0;
+    const hit = this.kernel.castBox(x, y, w, h, dx, dy, !!surfaces, !!polyhedra) !== 0;
+    this.takeHit();
+    return hit;
   }
 
   /**
-   * Copies the last cast's hit into typed arrays without boxing a double: real[at..at+5] = t,
-   * distance, x, y, nx, ny and int[at2], int[at2 + 1] = kind, id (bindings/casts.ts reads it so).
+   * Copies the kernel's report of the last cast into `hit`. No argument (a double passed to a call
+   * V8 does not inline is boxed), and the views are rebuilt only when memory has grown (a detached
+   * view reads length 0): calling refresh() on every cast left 48 bytes of JS heap per cast.
    */
-  hitInto(real: Float64Array, int: Int32Array): void {
-    this.refresh();
-    const f = this.headerF, h = this.header;
-    real[0] = f[C_T]; real[1] = f[C_T] * this.castLength[0]; real[2] = f[C_X]; real[3] = f[C_Y]; real[4] = f[C_NX]; real[5] = f[C_NY];
-    int[0] = h[C_KIND]; int[1] = h[C_ID];
+  private takeHit(): void {
+    if (this.headerF.length === 0) this.refresh();
+    const f = this.headerF, h = this.header, real = this.hit.real, int = this.hit.int, t = f[C_T];
+    real[0] = t; real[1] = t * this.castLength[0]; real[2] = f[C_X]; real[3] = f[C_Y]; real[4] = f[C_NX]; real[5] = f[C_NY];
+    int[0] = h[C_PART]; int[1] = h[C_ID]; // int[2], the rect, stays -1
   }
 
   private checkMotion(method: string, x: number, y: number, dx: number, dy: number): void {

@@ -10,13 +10,13 @@
 //   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
 import { Arena, type Heap, type Region } from "./arena.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
-import type { Backend, World } from "./world.js";
-import { KIND_CIRCLE, KIND_POINT } from "../layout/grid.js";
+import type { Backend } from "./world.js";
+import { Hit, Part } from "./hit.js";
 import type { RectsKernel } from "./rects_kernel.js";
 import type { WasmMemory } from "./wasm_types.js";
 import {
-  CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT,
-  IN_RIGHT, MAX_DEPTH, MIRROR_X, MIRROR_Y, PF_HIT, PF_INSIDE, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
+  CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, MAX_DEPTH, MIRROR_X,
+  MIRROR_Y, PF_HIT, PF_INSIDE, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
   RC_GRAVITY, RC_INSET, RC_JUMP_SPEED, RC_MAX_FALL, RC_RUN_SPEED, RC_SENSOR_BOTTOM, RC_SENSOR_TOP,
   RC_STEP_HEIGHT, RH, RH_CANDS, RH_CAST_INSTANCE, RH_CAST_OUT, RH_CAST_RECT, RH_CGRACE, RH_CH, RH_CHARS,
   RH_CINPUT, RH_CKIND, RH_CSTATE, RH_CVX, RH_CVY, RH_CW, RH_CX, RH_CY, RH_DEPTH, RH_FIELDS, RH_INST_BOX,
@@ -27,11 +27,48 @@ import {
   ST_STOMPED, ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT, STACK_CAP,
 } from "../layout/rects.js";
 
-export {
-  CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X,
-  MIRROR_Y, PF_HIT, PF_INSIDE, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED, ST_STOMPING,
-  ST_WALL_LEFT, ST_WALL_RIGHT,
-};
+/** How an instance is mirrored within its prefab's box (addInstance), alone or both: Mirror.X | Mirror.Y. */
+export const Mirror = { X: MIRROR_X, Y: MIRROR_Y } as const;
+
+/**
+ * How a call finds the rects near a box; every mode gives the same answer. Tree (the default): the
+ * quadtree, then the instances' master boxes, then their rects; Boxes: every master box; Flat:
+ * every rect of every instance (for comparisons).
+ */
+export const Search = { Flat: SEARCH_FLAT, Boxes: SEARCH_BOXES, Tree: SEARCH_TREE } as const;
+
+/** What a character slot holds (charKind): players stomp enemies; None is a free slot. */
+export const CharacterKind = { None: CHAR_NONE, Player: CHAR_PLAYER, Enemy: CHAR_ENEMY } as const;
+
+/** Bits of charState, written by each stepCharacters. */
+export const CharacterState = {
+  /** The bottom sensor stands on a rect. */
+  Grounded: ST_GROUNDED,
+  /** Grounded now, not the frame before. */
+  Landed: ST_LANDED,
+  /** The top sensor hit a rect while moving up: the upward speed was cancelled. */
+  HeadBump: ST_HEAD_BUMP,
+  /** The left sensor was pushed out of a rect. */
+  WallLeft: ST_WALL_LEFT,
+  /** The right sensor was pushed out of a rect. */
+  WallRight: ST_WALL_RIGHT,
+  /** An enemy a player's bottom sensor hit while falling. */
+  Stomped: ST_STOMPED,
+  /** A player that stomped an enemy this frame (and bounced). */
+  Stomping: ST_STOMPING,
+  /** A player whose master box touched an enemy without stomping it. */
+  Hurt: ST_HURT,
+  /** A jump started this frame. */
+  Jumped: ST_JUMPED,
+} as const;
+
+/** Bits of projFlags, written by each moveProjectiles. */
+export const ProjectileFlag = {
+  /** The path hit a rect this frame: clipped there, velocity reflected. */
+  Hit: PF_HIT,
+  /** The projectile started inside a rect and was left where it was. */
+  Inside: PF_INSIDE,
+} as const;
 export type { RectsKernel } from "./rects_kernel.js";
 
 
@@ -95,23 +132,6 @@ export interface RectStats {
   found: number;
 }
 
-/** The closest hit of the last cast (one object per level, overwritten by each cast). */
-export interface CastHit {
-  /** Fraction of the motion travelled before contact, in [0, 1]; 0 when the cast started inside. */
-  t: number;
-  /** Distance travelled before contact (t times the motion's length). */
-  distance: number;
-  /** Unit normal of the surface hit, pointing out of it; (0, 0) when the cast started inside. */
-  nx: number;
-  ny: number;
-  /** Where the cast point (the centre of a box or circle) is at contact. */
-  x: number;
-  y: number;
-  instance: number;
-  /** Index of the prefab rect hit, within its prefab. */
-  rect: number;
-}
-
 interface Caps { P: number; R: number; I: number; N: number; C: number; Q: number }
 
 // [header field, bytes per element, capacity it scales with, extra elements]
@@ -149,8 +169,8 @@ export class RectLevel {
   private dirty = true;
   private config: CharacterConfig;
   private readonly freeChars: number[] = [];
-  /** The last cast's hit (valid when the cast returned true). */
-  readonly hit: CastHit = { t: 0, distance: 0, nx: 0, ny: 0, x: 0, y: 0, instance: -1, rect: -1 };
+  /** The last cast's hit: part Part.Rects, shape the instance, rect the prefab rect within it (Part.None after a miss). */
+  readonly hit = new Hit();
 
   private buffer: ArrayBuffer | null = null;
   private header = new Int32Array(0);
@@ -234,7 +254,7 @@ export class RectLevel {
 
   /**
    * Places a prefab with its prefab-space origin at (x, y), mirrored inside its own box by
-   * MIRROR_X and/or MIRROR_Y. Returns the instance index. Rebuilds the
+   * Mirror.X and/or Mirror.Y. Returns the instance index. Rebuilds the
    * quadtree lazily (or call build()).
    */
   addInstance(prefab: number, x: number, y: number, mirror = 0): number {
@@ -245,7 +265,7 @@ export class RectLevel {
     checkCoord("addInstance", "x", x);
     checkCoord("addInstance", "y", y);
     if (!Number.isInteger(mirror) || mirror < 0 || mirror > (MIRROR_X | MIRROR_Y)) {
-      throw new HitcoreError("INVALID_MIRROR", `addInstance: mirror must be 0, MIRROR_X (1), MIRROR_Y (2) or both (3), got ${describe(mirror)}.`);
+      throw new HitcoreError("INVALID_MIRROR", `addInstance: mirror must be 0, Mirror.X (1), Mirror.Y (2) or both (3), got ${describe(mirror)}.`);
     }
     this.ensure({ I: this.instances + 1 });
     const i = this.instances;
@@ -327,7 +347,7 @@ export class RectLevel {
 
   /**
    * Instances whose master box overlaps the box (collision or view culling); returns their number,
-   * instance indices in `results`. `search` SEARCH_BOXES tests every master box (for comparisons).
+   * instance indices in `results`. `search` Search.Boxes tests every master box (for comparisons).
    */
   queryBox(x0: number, y0: number, x1: number, y1: number, search: number = SEARCH_TREE): number {
     checkBox("queryBox", x0, y0, x1, y1);
@@ -370,7 +390,7 @@ export class RectLevel {
   /** Character slots in use: the views and the step cover [0, characterCount). */
   get characterCount(): number { return this.chars; }
 
-  /** Adds a character (master box top-left x, y, size w x h); CHAR_PLAYER or CHAR_ENEMY. Returns its slot. */
+  /** Adds a character (master box top-left x, y, size w x h); CharacterKind.Player or CharacterKind.Enemy. Returns its slot. */
   addCharacter(x: number, y: number, w: number, h: number, kind: number = CHAR_PLAYER): number {
     checkCoord("addCharacter", "x", x);
     checkCoord("addCharacter", "y", y);
@@ -378,7 +398,7 @@ export class RectLevel {
     checkSize("addCharacter", "height", h);
     checkCharacterSize("addCharacter", w, h, this.config);
     if (kind !== CHAR_PLAYER && kind !== CHAR_ENEMY) {
-      throw new HitcoreError("INVALID_KIND", `addCharacter: kind must be CHAR_PLAYER (1) or CHAR_ENEMY (2), got ${describe(kind)}.`);
+      throw new HitcoreError("INVALID_KIND", `addCharacter: kind must be CharacterKind.Player (1) or CharacterKind.Enemy (2), got ${describe(kind)}.`);
     }
     let c: number;
     if (this.freeChars.length > 0) c = this.freeChars.pop()!;
@@ -416,11 +436,11 @@ export class RectLevel {
   get charH(): Float32Array { return this.f32(RH_CH); }
   get charVX(): Float32Array { return this.f32(RH_CVX); }
   get charVY(): Float32Array { return this.f32(RH_CVY); }
-  /** CHAR_NONE for a free slot. */
+  /** CharacterKind.* per character; None for a free slot. */
   get charKind(): Int32Array { return this.i32(RH_CKIND); }
-  /** IN_LEFT | IN_RIGHT | IN_JUMP per character: the game writes these before each step. */
+  /** Input.Left | Input.Right | Input.Jump per character: the game writes these before each step. */
   get charInput(): Int32Array { return this.i32(RH_CINPUT); }
-  /** ST_* flags of the last step. */
+  /** CharacterState.* bits of the last step. */
   get charState(): Int32Array { return this.i32(RH_CSTATE); }
   /** Grace frames left per character. */
   get charGrace(): Int32Array { return this.i32(RH_CGRACE); }
@@ -429,7 +449,7 @@ export class RectLevel {
 
   /**
    * Steps every character one frame (one kernel call); returns the stomps written to `stomps`.
-   * `search` (SEARCH_TREE default, SEARCH_BOXES, SEARCH_FLAT) changes the work, never the result.
+   * `search` (Search.Tree default, Search.Boxes, Search.Flat) changes the work, never the result.
    */
   stepCharacters(search: number = SEARCH_TREE): number {
     checkSearch("stepCharacters", search);
@@ -469,17 +489,24 @@ export class RectLevel {
     return this.cast(r > 0 ? CAST_CIRCLE : CAST_SEGMENT, x, y, dx, dy, r, r);
   }
 
-  /** How casts and projectiles find nearby rects (SEARCH_TREE by default; the others for comparisons). */
+  /** How casts and projectiles find nearby rects (Search.Tree by default; the others for comparisons). */
   castSearch: number = SEARCH_TREE;
 
   private cast(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): boolean {
     this.buildIfDirty();
     const hit = this.kernel.rectsCast(mode, x, y, dx, dy, a, b, checkSearch("cast", this.castSearch)) === 1;
-    const out = this.f64(RH_CAST_OUT), h = this.hdr(), H = this.hit;
-    H.t = out[0]; H.nx = out[1]; H.ny = out[2]; H.x = out[3]; H.y = out[4];
-    H.distance = out[0] * Math.sqrt(dx * dx + dy * dy);
-    H.instance = h[RH_CAST_INSTANCE];
-    H.rect = hit ? h[RH_CAST_RECT] - this.i32(RH_PREFAB_START)[this.i32(RH_INST_PREFAB)[H.instance]] : -1;
+    const out = this.f64(RH_CAST_OUT), h = this.hdr(), real = this.hit.real, int = this.hit.int;
+    const t = hit ? out[0] : 1;
+    real[0] = t;
+    real[1] = t * Math.sqrt(dx * dx + dy * dy);
+    real[2] = hit ? out[3] : x + dx;
+    real[3] = hit ? out[4] : y + dy;
+    real[4] = out[1];
+    real[5] = out[2];
+    const instance = h[RH_CAST_INSTANCE];
+    int[0] = hit ? Part.Rects : Part.None;
+    int[1] = instance;
+    int[2] = hit ? h[RH_CAST_RECT] - this.i32(RH_PREFAB_START)[this.i32(RH_INST_PREFAB)[instance]] : -1;
     return hit;
   }
 
@@ -493,7 +520,7 @@ export class RectLevel {
   get projVX(): Float32Array { return this.f32(RH_PVX); }
   get projVY(): Float32Array { return this.f32(RH_PVY); }
   get projR(): Float32Array { return this.f32(RH_PR); }
-  /** PF_HIT / PF_INSIDE of the last moveProjectiles. */
+  /** ProjectileFlag.Hit / ProjectileFlag.Inside of the last moveProjectiles. */
   get projFlags(): Int32Array { return this.i32(RH_PFLAGS); }
 
   /** Makes room for n projectiles (views are replaced when it grows). */
@@ -512,53 +539,6 @@ export class RectLevel {
     }
     this.buildIfDirty();
     return this.kernel.rectsMoveProjectiles(count, checkSearch("moveProjectiles", this.castSearch));
-  }
-
-  /**
-   * Opt-in for a bullet-hell World: moves the circles and points of `world` in `mask` by their
-   * velocities (slot-indexed vx, vy) against this level without tunneling, through the world's
-   * x/y views: copied into the projectile buffers, one kernel call, copied back. Reflected
-   * velocities go back into vx/vy; `hitOut[slot]` (optional) gets the PF_* flags. Returns the hits.
-   * Allocates nothing once the buffers have grown to the world's size.
-   */
-  moveWorldProjectiles(world: World, mask: number, vx: Float32Array, vy: Float32Array, hitOut?: Uint8Array): number {
-    const n = world.count;
-    if (vx.length < n || vy.length < n || (hitOut && hitOut.length < n)) {
-      throw new HitcoreError("INVALID_BUFFER", `moveWorldProjectiles: vx, vy (and hitOut) need at least world.count (${n}) entries, got ${vx.length}, ${vy.length}${hitOut ? `, ${hitOut.length}` : ""}.`);
-    }
-    if (!Number.isInteger(mask) || mask <= 0 || mask > 0xffffffff) {
-      throw new HitcoreError("INVALID_MASK", `moveWorldProjectiles: mask must be a non-zero integer bit set below 2^32, got ${describe(mask)}.`);
-    }
-    if (n > this.caps.Q) this.ensure({ Q: n });
-    const kinds = world.kinds, groups = world.groups, wx = world.x, wy = world.y, wa = world.a;
-    const px = this.f32(RH_PX), py = this.f32(RH_PY), pvx = this.f32(RH_PVX), pvy = this.f32(RH_PVY), pr = this.f32(RH_PR);
-    // Selected slots are packed to the front; `keep` remembers each one's slot (a retained array).
-    const keep = this.slotScratch(n);
-    let q = 0;
-    for (let s = 0; s < n; s++) {
-      const k = kinds[s];
-      if ((groups[s] & mask) === 0 || (k !== KIND_CIRCLE && k !== KIND_POINT)) continue;
-      px[q] = wx[s]; py[q] = wy[s]; pvx[q] = vx[s]; pvy[q] = vy[s]; pr[q] = k === KIND_CIRCLE ? wa[s] : 0;
-      keep[q] = s;
-      q++;
-    }
-    this.buildIfDirty();
-    const hits = this.kernel.rectsMoveProjectiles(q, checkSearch("moveWorldProjectiles", this.castSearch));
-    const flags = this.i32(RH_PFLAGS), nx = this.f32(RH_PX), ny = this.f32(RH_PY), nvx = this.f32(RH_PVX), nvy = this.f32(RH_PVY);
-    const ox = world.x, oy = world.y;
-    if (hitOut) hitOut.fill(0, 0, n);
-    for (let k = 0; k < q; k++) {
-      const s = keep[k];
-      ox[s] = nx[k]; oy[s] = ny[k]; vx[s] = nvx[k]; vy[s] = nvy[k];
-      if (hitOut) hitOut[s] = flags[k];
-    }
-    return hits;
-  }
-
-  private slotKeep = new Int32Array(0);
-  private slotScratch(n: number): Int32Array {
-    if (this.slotKeep.length < n) this.slotKeep = new Int32Array(Math.max(n, 2 * this.slotKeep.length));
-    return this.slotKeep;
   }
 
   /** Checks the quadtree and store invariants; throws CORRUPT naming the first broken one (tests, debugging). */
@@ -716,7 +696,7 @@ function checkMotion(method: string, x: number, y: number, dx: number, dy: numbe
 
 function checkSearch(method: string, v: number): number {
   if (v !== SEARCH_TREE && v !== SEARCH_BOXES && v !== SEARCH_FLAT) {
-    throw new HitcoreError("INVALID_OPTION", `${method}: search must be SEARCH_TREE (2), SEARCH_BOXES (1) or SEARCH_FLAT (0), got ${describe(v)}.`);
+    throw new HitcoreError("INVALID_OPTION", `${method}: search must be Search.Tree (2), Search.Boxes (1) or Search.Flat (0), got ${describe(v)}.`);
   }
   return v;
 }

@@ -27,8 +27,8 @@ import {
   BOX_FIELDS, CELL_COIN, CELL_LADDER, CELL_MONSTER_NEAR, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_DX, CF_DY, CF_X, CF_Y,
   CI_EVENTS, CI_HITS, CI_HURTING, CI_INPUT, CI_SCORE, CI_STATE, CONTACT_DOWN, CONTACT_LEFT, CONTACT_RIGHT,
   CONTACT_UP, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL, EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED,
-  EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER, HIT_ONE_WAY, HIT_SPIKE, IN_DOWN, IN_JUMP,
-  IN_LEFT, IN_RIGHT, IN_UP, NO_MONSTER, OUTSIDE, P_ACCEL, P_CLIMBDY, P_COIN_SCORE, P_COIN_W, P_FALLING_JUMP,
+  EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER, HIT_ONE_WAY, HIT_SPIKE,
+  NO_MONSTER, OUTSIDE, P_ACCEL, P_CLIMBDY, P_COIN_SCORE, P_COIN_W, P_FALLING_JUMP,
   P_FRICTION, P_GRAVITY, P_H, P_HURT_FRAMES, P_IMPULSE, P_LADDER_EDGE, P_MAXDX, P_MAXDY, P_STEP_FRAMES,
   P_SURFACE, P_TILE, P_W, PARAM_COUNT, POINT_CAP, S_T_CELLS_VISITED, S_T_ITERATIONS, S_T_MONSTER_TESTS,
   ST_CLIMBING, ST_FALLING, ST_LIVE, T_BOX_CAP, T_BOX_HITS, T_BOXES, T_CELLS, T_COLS, T_CTL_CAP, T_CTL_F,
@@ -49,8 +49,6 @@ export const TileCell = { Platform: CELL_PLATFORM, Ladder: CELL_LADDER, Coin: CE
 export const TileHit = { Blocked: HIT_BLOCKED, Ladder: HIT_LADDER, Coin: HIT_COIN, Monster: HIT_MONSTER, OneWay: HIT_ONE_WAY, Spike: HIT_SPIKE } as const;
 /** Per-box flags in `tileMap.boxContacts`. */
 export const TileContact = { Left: CONTACT_LEFT, Right: CONTACT_RIGHT, Down: CONTACT_DOWN, Up: CONTACT_UP } as const;
-/** Controller input bits (`setInput`); Jump is consumed by the step that performs the jump. */
-export const TileInput = { Left: IN_LEFT, Right: IN_RIGHT, Up: IN_UP, Down: IN_DOWN, Jump: IN_JUMP } as const;
 /** Controller events of the last step (`controllerEvents`). */
 export const TileEvent = { Coin: EV_COIN, Landed: EV_LANDED, Head: EV_HEAD, Wall: EV_WALL, Step: EV_STEP, Climb: EV_CLIMB, Fall: EV_FALL, Hurt: EV_HURT, Jump: EV_JUMP } as const;
 export { NO_MONSTER, OUTSIDE as OUTSIDE_MAP, POINT_CAP as TILE_POINT_CAP };
@@ -597,10 +595,10 @@ export class TileMap {
     this.views();
   }
 
-  /** Input bits (TileInput.*) for the next steps; Jump is consumed when a jump happens. */
+  /** Input bits (Input.*) for the next steps; Jump is consumed when a jump happens. */
   setInput(id: number, bits: number): void {
     this.checkController(id);
-    if (!Number.isInteger(bits) || bits < 0 || bits > 31) throw new HitcoreError("INVALID_ARGUMENT", `input must be TileInput.* bits (0-31), got ${describe(bits)}.`);
+    if (!Number.isInteger(bits) || bits < 0 || bits > 31) throw new HitcoreError("INVALID_ARGUMENT", `input must be Input.* bits (0-31), got ${describe(bits)}.`);
     this._ctlI[CTL_I_FIELDS * id + CI_INPUT] = bits;
   }
 

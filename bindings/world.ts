@@ -4,8 +4,8 @@
 // Regions, in this order from the arena base (S = capacity + 1 slots: the last is the query probe):
 //   x, y, a, b      f32[S]     position; a = radius (circle) or width (rect); b = height (rect)
 //   groups          u32[S]     group bits; 0 marks a free slot         } preserved when
-//   kind            u8[S]      KIND_*; 0 marks a free slot             } the arena grows
-//   flags           u8[S]      FLAG_* from the last firstHits          }
+//   kind            u8[S]      Kind.*; 0 marks a free slot             } the arena grows
+//   flags           u8[S]      BodyFlag.* of the last firstHits        }
 //   box             f32[4C]    scratch: boxes of the selected entities
 //   sel             i32[C]     scratch: slots of the selected entities
 //   cells           i32[CELLS_PER_ENTITY * C + SLACK]  scratch: cell counts, then ends
@@ -27,7 +27,7 @@ import type { Kernel } from "./kernel.js";
 import {
   CAST_HIT, CAST_IN, SWEEP_BOX, SWEEP_CIRCLE, SWEEP_POINT, W_CAST_CAP, W_CAST_HIT_F, W_CAST_HIT_I, W_CASTS, W_ONE_NX, W_ONE_NY,
   W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, WORLD_FIELDS,
-  H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, PART_NONE, PART_POLYHEDRA, PART_RECTS, PART_SURFACES, PART_TILES,
+  H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER,
   RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
 } from "../layout/moves.js";
 import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
@@ -39,15 +39,23 @@ import type { RectsKernel } from "./rects_kernel.js";
 import { tileMapIn, type TileKernel, type TileMap, type TileMapOptions } from "./tile_map.js";
 import { addLevelObjects, type LevelObjectsLoaded } from "./level_objects.js";
 import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
+import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.js";
+import { Hit, Part } from "./hit.js";
 
-export { HitcoreError, MAX_COORD };
-
-export { FLAG_HIT, FLAG_STOPPED, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT };
+export { Hit, HitcoreError, MAX_COORD, Part };
 
 export type Backend = "wasm" | "js";
 
 /** Shape kinds as stored in `world.kinds`. */
 export const Kind = { None: KIND_NONE, Point: KIND_POINT, Circle: KIND_CIRCLE, Rect: KIND_RECT } as const;
+/** Bits of `world.flags` written by firstHits: a bullet that hit something and stopped, an enemy that was hit. */
+export const BodyFlag = { Stopped: FLAG_STOPPED, Hit: FLAG_HIT } as const;
+/**
+ * The input bits a game writes each frame for its characters, one set for every controller: the
+ * rect level's four-sensor characters (`charInput`: Left, Right, Jump) and the tile map's
+ * controllers (`setInput`: all five; Up and Down climb ladders).
+ */
+export const Input = { Left: IN_LEFT, Right: IN_RIGHT, Up: IN_UP, Down: IN_DOWN, Jump: IN_JUMP } as const;
 
 /** Every group bit: the default mask of queries. */
 export const ALL_GROUPS = 0xffffffff;
@@ -178,8 +186,6 @@ const DISPOSED = new Proxy({}, {
   },
 });
 
-/** The part of the level a hit is on (`hitPart`). */
-export const Part = { None: PART_NONE, Tiles: PART_TILES, Rects: PART_RECTS, Surfaces: PART_SURFACES, Polyhedra: PART_POLYHEDRA } as const;
 /** What a body does at its first contact in moveBodies. */
 export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE } as const;
 
@@ -200,34 +206,6 @@ export interface LevelLoaded extends LevelObjectsLoaded {
 
 /** What a cast sweeps (castMany): a point, a box (half extents a, b) or a circle (radius a). */
 export const Sweep = { Point: SWEEP_POINT, Box: SWEEP_BOX, Circle: SWEEP_CIRCLE } as const;
-
-/**
- * The one hit record of the world's casts: what part and shape, when and where, and the normal.
- * Getters over typed arrays, overwritten by each cast (a double stored in an object field is boxed
- * on every write, so a cast into it allocates nothing).
- */
-export class Hit {
-  /** @internal t, distance, x, y, nx, ny */
-  readonly real = new Float64Array(6);
-  /** @internal part, shape, rect */
-  readonly int = new Int32Array([PART_NONE, -1, -1]);
-  /** Part.* of the closest hit; Part.None after a miss. */
-  get part(): number { return this.int[0]; }
-  /** The tile cell (row * cols + col; -1 outside the map), rect instance, surface or polyhedron hit; -1 after a miss. */
-  get shape(): number { return this.int[1]; }
-  /** The rect within the instance's prefab for a rect hit; -1 otherwise. */
-  get rect(): number { return this.int[2]; }
-  /** Fraction of the motion made before contact (1 after a miss). */
-  get t(): number { return this.real[0]; }
-  /** Distance travelled before contact. */
-  get distance(): number { return this.real[1]; }
-  /** Where the cast's centre is at contact (the end after a miss). */
-  get x(): number { return this.real[2]; }
-  get y(): number { return this.real[3]; }
-  /** Unit normal of what was hit, pointing back at the caster ((0, 0) if the cast started inside it). */
-  get nx(): number { return this.real[4]; }
-  get ny(): number { return this.real[5]; }
-}
 
 /** Every export of the core: one instance serves every part of a world. */
 export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
@@ -539,9 +517,9 @@ export class World {
   get b(): Float32Array { this.refresh(); return this._b; }
   /** Group bits of each slot; 0 for a free slot. */
   get groups(): Uint32Array { this.refresh(); return this._groups; }
-  /** KIND_* of each slot. Read-only for users: change shapes with setCircle / setRect / setPoint. */
+  /** Kind.* of each slot. Read-only for users: change shapes with setCircle / setRect / setPoint. */
   get kinds(): Uint8Array { this.refresh(); return this._kinds; }
-  /** FLAG_STOPPED and FLAG_HIT of the last firstHits, per slot. */
+  /** BodyFlag.Stopped and BodyFlag.Hit of the last firstHits, per slot. */
   get flags(): Uint8Array { this.refresh(); return this._flags; }
   /** Pair output of the last pair query: slots at [2k] and [2k + 1]. */
   get pairs(): Int32Array { this.refresh(); return this._pairs; }
@@ -626,7 +604,7 @@ export class World {
     return this.idOf(slot);
   }
 
-  /** KIND_* of a live entity. */
+  /** Kind.* of a live entity. */
   kindOf(id: number): number {
     return this.kinds[this.slotOf("kindOf", id)];
   }
@@ -734,7 +712,8 @@ export class World {
   castBox(x: number, y: number, w: number, h: number, dx: number, dy: number): boolean {
     checkSize("castBox", "width", w);
     checkSize("castBox", "height", h);
-    this.checkCast("castBox", x, y, dx, dy, Math.sqrt(w * w + h * h) / 2);
+    this.checkCast("castBox", x, y, dx, dy, 0);
+    this.checkBoxReach("castBox", w, h);
     return this.castOne(SWEEP_BOX, x + w / 2, y + h / 2, dx, dy, w / 2, h / 2);
   }
 
@@ -794,6 +773,14 @@ export class World {
     const p = this._platforms;
     if (p && reach > p.maxRadius) {
       throw new HitcoreError("RADIUS_TOO_LARGE", `${method}: the cast reaches ${reach} from its centre, past the platforms' maxRadius ${p.maxRadius}, which their grid covers. Add the platforms with a larger maxRadius.`);
+    }
+  }
+
+  /** Refuses a box whose half diagonal is past the platforms' maxRadius (w, h as given: a computed double passed to a call V8 does not inline is boxed). */
+  private checkBoxReach(method: string, w: number, h: number): void {
+    const p = this._platforms;
+    if (p && Math.sqrt(w * w + h * h) / 2 > p.maxRadius) {
+      throw new HitcoreError("RADIUS_TOO_LARGE", `${method}: the cast reaches ${Math.sqrt(w * w + h * h) / 2} from its centre, past the platforms' maxRadius ${p.maxRadius}, which their grid covers. Add the platforms with a larger maxRadius.`);
     }
   }
 
@@ -877,7 +864,7 @@ export class World {
   /**
    * The seed's markAsHit / markAsStopped: each bullet (in slot order) stops at the lowest-slot enemy
    * it overlaps; with `exclusive` (the seed's behaviour, default) an enemy takes at most one bullet
-   * per call. Writes (bullet, enemy) pairs and FLAG_STOPPED / FLAG_HIT flags; returns the hits.
+   * per call. Writes (bullet, enemy) pairs and BodyFlag.Stopped / BodyFlag.Hit flags; returns the hits.
    */
   firstHits(bulletMask: number, enemyMask: number, exclusive = true): number {
     checkMask("firstHits", "bulletMask", bulletMask);

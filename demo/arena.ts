@@ -10,7 +10,7 @@ import {
   ARENA_EMITTERS, ARENA_HEIGHT, ARENA_MAP, ARENA_POLYGONS, ARENA_SURFACES, ARENA_TILE, ARENA_WIDTH, ArenaGame, autopilotInput,
   type ArenaClock, type ArenaSave,
 } from "../fixtures/arena.js";
-import { createWorld, IN_JUMP, IN_LEFT, IN_RIGHT, Part, simdSupported, ST_GROUNDED, type Backend } from "../bindings/browser.js";
+import { CharacterState, createWorld, Input, Part, simdSupported, type Backend } from "../bindings/browser.js";
 import { RunnerKeys } from "./input.js";
 import { element, showError } from "./page.js";
 import { PixelLayer, rgba } from "./render.js";
@@ -115,7 +115,7 @@ window.addEventListener("unhandledrejection", (e) => recordError(e.reason));
 
 const layer = new PixelLayer(ctx);
 let levelPixels: Uint32Array | null = null; // the static level, copied under the bullets each frame
-const keys = new RunnerKeys({ left: IN_LEFT, right: IN_RIGHT, jump: IN_JUMP });
+const keys = new RunnerKeys({ left: Input.Left, right: Input.Right, jump: Input.Jump });
 const clock: ArenaClock = { now: () => performance.now(), ms: new Float64Array(4) };
 const moveBulletsTimes = new SampleWindow();
 const moveEnemiesTimes = new SampleWindow();
@@ -286,7 +286,7 @@ function updateProbe(g: ArenaGame): void {
   p.fps = frameTimes.rate();
   p.playerX = level.charX[g.player];
   p.playerY = level.charY[g.player];
-  p.grounded = (level.charState[g.player] & ST_GROUNDED) !== 0;
+  p.grounded = (level.charState[g.player] & CharacterState.Grounded) !== 0;
   p.autopilot = !keys.active;
   p.unstuck = g.unstuck;
 }

@@ -1,12 +1,9 @@
-// The cross-store casts demo: a fan of swept boxes (or circles, or rays) from a moving origin,
-// cast every frame against a RectLevel and a Platforms level in one call per shape
-// (bindings/casts.ts), each drawn where the closest hit of either store stopped it. Publishes
-// window.__hitcoreCasts for tests/casts_browser.test.ts.
+// The casts demo: a fan of swept boxes (or circles, or rays) from a moving origin, cast every frame
+// against one world's rect level and platforms in one call for the whole fan (world.castMany), each
+// drawn where the closest hit of any part stopped it. Publishes window.__hitcoreCasts for
+// tests/casts_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
-import {
-  castBox, castCircle, castRay, createWorld, StoreHit, STORE_PLATFORMS, STORE_RECTS, type Backend,
-  type Platforms, type RectLevel,
-} from "../bindings/browser.js";
+import { createWorld, Part, Sweep, type Backend, type Platforms, type RectLevel, type World } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
 
@@ -17,15 +14,15 @@ export interface CastsProbe {
   shape: string;
   frames: number;
   castsPerFrame: number;
-  /** Hits of the last frame by store. */
+  /** Hits of the last frame on the rect level and on the platforms (surfaces and polyhedra). */
   rectHits: number;
   platformHits: number;
-  /** Frames with at least one hit on each store, since the level was created. */
+  /** Frames with at least one hit on each, since the level was created. */
   framesWithRectHits: number;
   framesWithPlatformHits: number;
   /** Shapes whose stopping point lay inside a polyhedron (must stay 0). */
   endedInside: number;
-  /** Median ms of the frame's casts over the last second. */
+  /** Median ms of the frame's casts (one castMany) over the last second. */
   collisionMs: number;
   renderMs: number;
   fps: number;
@@ -65,15 +62,14 @@ window.addEventListener("unhandledrejection", (e) => recordError(e.reason));
 const collisionTimes = new SampleWindow();
 const renderTimes = new SampleWindow();
 const frameTimes = new SampleWindow();
-const hit = new StoreHit();
-// Where each shape of the fan stopped, and which store stopped it: filled by the casts, read by the drawing.
+// Where each shape of the fan stopped, and which part stopped it: filled after the casts, read by the drawing.
 const endX = new Float64Array(FAN);
 const endY = new Float64Array(FAN);
-const endStore = new Int32Array(FAN);
+const endPart = new Int32Array(FAN);
 const rectBox = new Float64Array(4);
 const pointer = { x: NaN, y: NaN };
 
-interface Sim { rects: RectLevel; platforms: Platforms; polygons: number[][]; lines: number[] }
+interface Sim { world: World; rects: RectLevel; platforms: Platforms; polygons: number[][]; lines: number[] }
 let sim: Sim | null = null;
 let generation = 0;
 let nextHud = 0;
@@ -117,13 +113,14 @@ function buildLevel(rects: RectLevel, platforms: Platforms): { polygons: number[
 async function start(backend: Backend): Promise<void> {
   const mine = ++generation;
   probe.ready = false;
-  hud.textContent = `creating ${backend} stores…`;
+  hud.textContent = `creating a ${backend} world…`;
   try {
     const world = await createWorld({ backend, wasm: wasmUrl });
     const rects = world.addRectLevel(), platforms = world.addPlatforms({ maxRadius: 10 });
+    world.ensureCasts(FAN);
     if (mine !== generation) return;
     const { polygons, lines } = buildLevel(rects, platforms);
-    sim = { rects, platforms, polygons, lines };
+    sim = { world, rects, platforms, polygons, lines };
   } catch (err) {
     if (mine === generation) sim = null;
     recordError(err);
@@ -139,28 +136,36 @@ function frame(now: number): void {
   const s = sim;
   if (s === null) return;
   try {
-    const stores = { rects: s.rects, platforms: s.platforms };
+    const { world } = s;
     const shape = shapeInput.value;
     // The origin: the pointer, or a slow loop through the middle of the level.
     const ox = Number.isFinite(pointer.x) ? pointer.x : W / 2 + Math.cos(now / 2300) * 60;
     const oy = Number.isFinite(pointer.x) ? pointer.y : H / 2 + Math.sin(now / 1700) * 40;
     const spin = now / 4000;
     let rectHits = 0, platformHits = 0;
-    const t0 = performance.now();
+    // The fan as castMany's inputs: centre x, y, motion dx, dy, then a circle's radius or a box's half extents.
+    const input = world.castInputs;
+    const sweep = shape === "circle" ? Sweep.Circle : shape === "ray" ? Sweep.Point : Sweep.Box;
     for (let k = 0; k < FAN; k++) {
-      const a = spin + (k / FAN) * 2 * Math.PI;
-      const dx = Math.cos(a) * REACH, dy = Math.sin(a) * REACH;
-      if (shape === "circle") castCircle(stores, ox, oy, BOX_H / 2, dx, dy, hit);
-      else if (shape === "ray") castRay(stores, ox, oy, dx, dy, REACH, hit);
-      else castBox(stores, ox - BOX_W / 2, oy - BOX_H / 2, BOX_W, BOX_H, dx, dy, hit);
-      endX[k] = hit.x; endY[k] = hit.y; endStore[k] = hit.store;
-      if (hit.store === STORE_RECTS) rectHits++;
-      else if (hit.store === STORE_PLATFORMS) platformHits++;
+      const a = spin + (k / FAN) * 2 * Math.PI, o = 6 * k;
+      input[o] = ox; input[o + 1] = oy; input[o + 2] = Math.cos(a) * REACH; input[o + 3] = Math.sin(a) * REACH;
+      input[o + 4] = sweep === Sweep.Box ? BOX_W / 2 : BOX_H / 2; input[o + 5] = BOX_H / 2;
     }
+    const t0 = performance.now();
+    world.castMany(FAN, sweep);
     const t1 = performance.now();
-    // Outside the timing: no stopping point may lie inside a polyhedron (it would have passed a face).
+    // Each hit as part, shape, rect and t, nx, ny: the shape stops at its centre plus t times its motion
+    // (the views read again after the call, which may have grown memory building the level).
+    const ints = world.castHitInts, reals = world.castHitReals, moves = world.castInputs;
     for (let k = 0; k < FAN; k++) {
-      if (endStore[k] === STORE_PLATFORMS && s.platforms.polyhedraAt(endX[k], endY[k], 0) > 0 && insideStrictly(s.polygons, endX[k], endY[k])) probe.endedInside++;
+      const t = reals[3 * k], part = ints[3 * k];
+      endX[k] = moves[6 * k] + t * moves[6 * k + 2]; endY[k] = moves[6 * k + 1] + t * moves[6 * k + 3]; endPart[k] = part;
+      if (part === Part.Rects) rectHits++;
+      else if (part === Part.Surfaces || part === Part.Polyhedra) platformHits++;
+    }
+    // No stopping point may lie inside a polyhedron (it would have passed a face).
+    for (let k = 0; k < FAN; k++) {
+      if ((endPart[k] === Part.Surfaces || endPart[k] === Part.Polyhedra) && s.platforms.polyhedraAt(endX[k], endY[k], 0) > 0 && insideStrictly(s.polygons, endX[k], endY[k])) probe.endedInside++;
     }
     const r0 = performance.now();
     draw(s, ox, oy, shape);
@@ -248,7 +253,7 @@ function draw(s: Sim, ox: number, oy: number, shape: string): void {
   for (let k = 0; k < FAN; k++) { g.moveTo(ox, oy); g.lineTo(endX[k], endY[k]); }
   g.stroke();
   for (let k = 0; k < FAN; k++) {
-    g.strokeStyle = endStore[k] === STORE_RECTS ? "#f2c14e" : endStore[k] === STORE_PLATFORMS ? "#4fd6e8" : "rgba(255, 255, 255, 0.25)";
+    g.strokeStyle = endPart[k] === Part.Rects ? "#f2c14e" : endPart[k] !== Part.None ? "#4fd6e8" : "rgba(255, 255, 255, 0.25)";
     if (shape === "box") g.strokeRect(endX[k] - BOX_W / 2, endY[k] - BOX_H / 2, BOX_W, BOX_H);
     else if (shape === "circle") { g.beginPath(); g.arc(endX[k], endY[k], BOX_H / 2, 0, 2 * Math.PI); g.stroke(); }
     else g.strokeRect(endX[k] - 1, endY[k] - 1, 2, 2);
@@ -259,7 +264,7 @@ function showHud(): void {
   const p = probe;
   const lines = [
     `fps        ${p.fps.toFixed(1)}`,
-    `collision  ${p.collisionMs.toFixed(3)} ms  ${p.castsPerFrame} ${p.shape} casts across both stores, median 1 s`,
+    `collision  ${p.collisionMs.toFixed(3)} ms  ${p.castsPerFrame} ${p.shape} casts in one castMany across the parts, median 1 s`,
     `render     ${p.renderMs.toFixed(2)} ms`,
     `hits       ${p.rectHits} on rects, ${p.platformHits} on platforms (last frame)`,
     `inside     ${p.endedInside} stopping points inside a polyhedron`,

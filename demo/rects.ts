@@ -5,8 +5,7 @@
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { lumpyRects, poleRects, stairsRects } from "../fixtures/rect_levels.js";
 import {
-  CHAR_ENEMY, CHAR_PLAYER, createWorld, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, ST_GROUNDED, ST_STOMPED,
-  ST_WALL_LEFT, ST_WALL_RIGHT, type Backend, type CharacterConfig, type RectLevel,
+  type Backend, type CharacterConfig, CharacterKind, CharacterState, createWorld, Input, Mirror, type RectLevel,
 } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
@@ -120,7 +119,7 @@ function buildLevel(level: RectLevel): void {
   for (let k = 0; k < 24; k++) {
     const x = 400 + k * 320;
     switch (k % 4) {
-      case 0: level.addInstance(stairs, x, GROUND - 96); level.addInstance(stairs, x + 128, GROUND - 96, MIRROR_X); break;
+      case 0: level.addInstance(stairs, x, GROUND - 96); level.addInstance(stairs, x + 128, GROUND - 96, Mirror.X); break;
       case 1: level.addInstance(lumpy, x, GROUND - 24); level.addInstance(ledge, x + 40, GROUND - 150); break;
       case 2: level.addInstance(pole, x + 60, GROUND - 64); level.addInstance(pole, x + 160, GROUND - 64); break;
       default: level.addInstance(ledge, x, GROUND - 90); level.addInstance(ledge, x + 120, GROUND - 170); break;
@@ -141,10 +140,10 @@ async function start(backend: Backend): Promise<void> {
     const level = (await createWorld({ backend, wasm: wasmUrl })).addRectLevel({ projectileCapacity: 1 });
     if (mine !== generation) return;
     buildLevel(level);
-    const player = level.addCharacter(100, GROUND - 40, 20, 40, CHAR_PLAYER);
+    const player = level.addCharacter(100, GROUND - 40, 20, 40, CharacterKind.Player);
     const spawns = [700, 1300, 1950, 2600, 3300, 4100];
-    const enemies = spawns.map((x) => level.addCharacter(x, GROUND - 40, 22, 36, CHAR_ENEMY));
-    enemies.forEach((e, k) => { level.charInput[e] = k % 2 ? IN_LEFT : IN_RIGHT; });
+    const enemies = spawns.map((x) => level.addCharacter(x, GROUND - 40, 22, 36, CharacterKind.Enemy));
+    enemies.forEach((e, k) => { level.charInput[e] = k % 2 ? Input.Left : Input.Right; });
     const angle = 0.35;
     level.projX[0] = (BOX.x0 + BOX.x1) / 2; level.projY[0] = (BOX.y0 + BOX.y1) / 2; level.projR[0] = BALL_R;
     level.projVX[0] = Math.cos(angle) * BALL_SPEED; level.projVY[0] = Math.sin(angle) * BALL_SPEED;
@@ -165,13 +164,13 @@ function frame(now: number): void {
   if (s === null) return;
   try {
     const { level, player } = s;
-    level.charInput[player] = (keys.left ? IN_LEFT : 0) | (keys.right ? IN_RIGHT : 0) | (keys.jump ? IN_JUMP : 0);
+    level.charInput[player] = (keys.left ? Input.Left : 0) | (keys.right ? Input.Right : 0) | (keys.jump ? Input.Jump : 0);
     keys.jump = false;
     // Enemies walk until a wall turns them round.
     const state = level.charState, input = level.charInput;
     for (const e of s.enemies) {
-      if (state[e] & ST_WALL_RIGHT) input[e] = IN_LEFT;
-      else if (state[e] & ST_WALL_LEFT) input[e] = IN_RIGHT;
+      if (state[e] & CharacterState.WallRight) input[e] = Input.Left;
+      else if (state[e] & CharacterState.WallLeft) input[e] = Input.Right;
     }
 
     // The measured collision work: one batched step for every character, one projectile call.
@@ -183,7 +182,7 @@ function frame(now: number): void {
 
     probe.stomps += stomps;
     for (let k = 0; k < s.enemies.length; k++) {
-      if (level.charState[s.enemies[k]] & ST_STOMPED) level.placeCharacter(s.enemies[k], s.spawns[k] + 400, GROUND - 200);
+      if (level.charState[s.enemies[k]] & CharacterState.Stomped) level.placeCharacter(s.enemies[k], s.spawns[k] + 400, GROUND - 200);
     }
     probe.ballBounces += bounced;
     const bx = level.projX[0], by = level.projY[0];
@@ -210,7 +209,7 @@ function frame(now: number): void {
     probe.stepRectTests = stepStats[2];
     probe.playerX = px;
     probe.playerY = level.charY[player];
-    probe.grounded = (level.charState[player] & ST_GROUNDED) !== 0;
+    probe.grounded = (level.charState[player] & CharacterState.Grounded) !== 0;
     if (now >= nextHud) {
       nextHud = now + HUD_INTERVAL_MS;
       showHud(level);

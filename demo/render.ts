@@ -3,7 +3,7 @@
 // pixel squares into one reused ImageData; the few dozen enemies, the ship and the grid overlay
 // are vector shapes drawn on top of it.
 import type { BulletHell } from "../fixtures/scenes.js";
-import { FLAG_HIT, KIND_CIRCLE, KIND_RECT, type World } from "../bindings/world.js";
+import { BodyFlag, Kind, type World } from "../bindings/world.js";
 
 /** The player's ship: its hitbox rect (top-left x, y) and whether bullets touch it this frame. */
 export interface Ship {
@@ -103,10 +103,10 @@ export class Renderer {
       ctx.beginPath();
       for (let e = 0; e < hell.enemies; e++) {
         const s = hell.bullets + e;
-        if (((flags[s] & FLAG_HIT) !== 0) !== flashing) continue;
-        if (kinds[s] === KIND_RECT) {
+        if (((flags[s] & BodyFlag.Hit) !== 0) !== flashing) continue;
+        if (kinds[s] === Kind.Rect) {
           ctx.rect(x[s], y[s], a[s], b[s]);
-        } else if (kinds[s] === KIND_CIRCLE) {
+        } else if (kinds[s] === Kind.Circle) {
           // moveTo keeps the circles of one path from being joined by lines.
           ctx.moveTo(x[s] + a[s], y[s]);
           ctx.arc(x[s], y[s], a[s], 0, 2 * Math.PI);
@@ -138,7 +138,7 @@ export class Renderer {
     let ox = Infinity, oy = Infinity;
     for (let e = 0; e < hell.enemies; e++) {
       const s = hell.bullets + e;
-      const r = kinds[s] === KIND_CIRCLE ? a[s] : 0;
+      const r = kinds[s] === Kind.Circle ? a[s] : 0;
       if (x[s] - r < ox) ox = x[s] - r;
       if (y[s] - r < oy) oy = y[s] - r;
     }

@@ -3,7 +3,9 @@
 // lists, and the player's ten collision points looked up by a second call and drawn as an overlay.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { SEED_TOWER } from "../fixtures/tile_maps.js";
-import { TileCell, createWorld, TileHit, TileInput, seedCollisionPoints, TileEvent, type Backend, type TileMap } from "../bindings/browser.js";
+import {
+  type Backend, createWorld, Input, seedCollisionPoints, TileCell, TileEvent, TileHit, type TileMap,
+} from "../bindings/browser.js";
 import { CI_HURTING, CTL_I_FIELDS } from "../layout/tiles.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
@@ -143,14 +145,14 @@ function frame(now: number): void {
     }
     let input = 0;
     if (autopilot) {
-      input = TileInput.Right;
-      if (Math.floor(s.time / 2) !== Math.floor((s.time - dt) / 2)) input |= TileInput.Jump;
+      input = Input.Right;
+      if (Math.floor(s.time / 2) !== Math.floor((s.time - dt) / 2)) input |= Input.Jump;
     } else {
-      if (held[0]) input |= TileInput.Left;
-      if (held[1]) input |= TileInput.Right;
-      if (held[2]) input |= TileInput.Up;
-      if (held[3]) input |= TileInput.Down;
-      if (jumpQueued) input |= TileInput.Jump;
+      if (held[0]) input |= Input.Left;
+      if (held[1]) input |= Input.Right;
+      if (held[2]) input |= Input.Up;
+      if (held[3]) input |= Input.Down;
+      if (jumpQueued) input |= Input.Jump;
       jumpQueued = false;
     }
     map.setInput(player, input);

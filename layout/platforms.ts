@@ -33,7 +33,8 @@
 //   S_SUBSTEPS          i32   kernel      sub-steps the last step ran (all balls)
 //   S_SKIPPED           i32   kernel      balls the last step skipped (non-finite data, radius out of range)
 //   C_T .. C_NY         f32   kernel      last cast's hit: fraction of the path, centre at contact, normal
-//   C_KIND, C_ID        i32   kernel      last cast's hit: HIT_SURFACE or HIT_POLYHEDRON, and its id
+//   C_PART, C_ID        i32   kernel      last cast's hit: PART_SURFACES or PART_POLYHEDRA (PART_NONE after a
+//                                         miss; layout/moves.ts), and its id (-1 after a miss)
 //
 // Scratch (f64, at PLATFORMS_HEADER + PLATFORMS_SCRATCH + 8 * slot, past the fields above and
 // within the part's PART_HEADER_FIELDS): the doubles one kernel call hands from function to
@@ -99,7 +100,7 @@ export const C_X = 51;
 export const C_Y = 52;
 export const C_NX = 53;
 export const C_NY = 54;
-export const C_KIND = 55;
+export const C_PART = 55;
 export const C_ID = 56;
 
 export const PLATFORMS_FIELDS = 64;
@@ -125,7 +126,3 @@ export const X_BEST_NY = 16;
 
 export const SURF_STRIDE = 16;
 export const HS_STRIDE = 4;
-
-export const HIT_NONE = 0;
-export const HIT_SURFACE = 1;
-export const HIT_POLYHEDRON = 2;

@@ -23,7 +23,7 @@
 //   RH_RESULTS         ptr    i32[I]               output: instances found by queryBox
 //   RH_CX .. RH_CVY    ptr    f32[C]               characters: top-left x, y, width, height, velocity (per frame)
 //   RH_CKIND           ptr    i32[C]               CHAR_NONE (free), CHAR_PLAYER, CHAR_ENEMY
-//   RH_CINPUT          ptr    i32[C]               IN_LEFT | IN_RIGHT | IN_JUMP, written by the game each frame
+//   RH_CINPUT          ptr    i32[C]               IN_LEFT | IN_RIGHT | IN_JUMP (layout/input.ts), written by the game each frame
 //   RH_CSTATE          ptr    i32[C]               ST_* flags written by the step
 //   RH_CGRACE          ptr    i32[C]               grace frames left (jump still allowed, extra downward pull)
 //   RH_STOMPS          ptr    i32[2C]              output: (stomper, victim) character pairs of the last step
@@ -104,10 +104,6 @@ export const MIRROR_Y = 2;
 export const CHAR_NONE = 0;
 export const CHAR_PLAYER = 1;
 export const CHAR_ENEMY = 2;
-
-export const IN_LEFT = 1;
-export const IN_RIGHT = 2;
-export const IN_JUMP = 4;
 
 export const ST_GROUNDED = 1; // the bottom sensor stands on a rect
 export const ST_LANDED = 2; // grounded now, not the frame before

@@ -157,12 +157,6 @@ export const ST_LIVE = 1;
 export const ST_FALLING = 2;
 export const ST_CLIMBING = 4;
 
-export const IN_LEFT = 1;
-export const IN_RIGHT = 2;
-export const IN_UP = 4;
-export const IN_DOWN = 8;
-export const IN_JUMP = 16;
-
 export const EV_COIN = 1;
 export const EV_LANDED = 2;
 export const EV_HEAD = 4;

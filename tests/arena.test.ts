@@ -3,7 +3,7 @@
 // player stands on the floor the map's solid cells lay into the rect level; a save brings the
 // whole game back; a frame allocates nothing on the JS heap.
 import { describe, expect, it } from "vitest";
-import { Part } from "../bindings/node.js";
+import { Input, Part } from "../bindings/node.js";
 import { ARENA_HEIGHT, ARENA_TILE, ArenaGame, autopilotInput, BULLET_RADIUS } from "../fixtures/arena.js";
 import { BACKENDS, gc, leastHeapPerCall, newWorld } from "./support.js";
 
@@ -49,7 +49,7 @@ describe("arena", () => {
     for (let f = 0; f < 30; f++) game.step(0);
     expect(level.charY[p] + level.charH[p]).toBe(ARENA_HEIGHT - ARENA_TILE);
     const x0 = level.charX[p];
-    for (let f = 0; f < 30; f++) game.step(2); // IN_RIGHT
+    for (let f = 0; f < 30; f++) game.step(Input.Right);
     expect(level.charX[p]).toBeGreaterThan(x0 + 30);
     expect(level.charY[p] + level.charH[p]).toBe(ARENA_HEIGHT - ARENA_TILE);
   });

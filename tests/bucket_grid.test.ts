@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { makeScene, loadScene, SCENE_SHAPES, type SceneShape } from "../fixtures/scenes.js";
-import { KIND_CIRCLE, KIND_POINT, KIND_RECT, type World } from "../bindings/node.js";
+import { Kind, type World } from "../bindings/node.js";
 import { refCrossPairs, refFirstHits, refOverlap, refQuery, refSelfPairs, shapeAt } from "./reference.js";
 import { COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY } from "../layout/grid.js";
 import { BACKENDS, crossPairsOf, newWorld, pairKeys, selfPairsOf, sortedResults } from "./support.js";
@@ -60,9 +60,9 @@ describe.each(SCENE_SHAPES)("scene %s", (shape) => {
       const w = Math.floor(rnd() * 60), h = Math.floor(rnd() * 60), r = Math.floor(rnd() * 30);
       const mask = t % 3 === 0 ? 0xffffffff : 1 + (t % 2);
       const base = worlds[0];
-      const refR = refQuery(base, { kind: KIND_RECT, x, y, a: w, b: h }, mask);
-      const refC = refQuery(base, { kind: KIND_CIRCLE, x, y, a: r, b: 0 }, mask);
-      const refP = refQuery(base, { kind: KIND_POINT, x, y, a: 0, b: 0 }, mask);
+      const refR = refQuery(base, { kind: Kind.Rect, x, y, a: w, b: h }, mask);
+      const refC = refQuery(base, { kind: Kind.Circle, x, y, a: r, b: 0 }, mask);
+      const refP = refQuery(base, { kind: Kind.Point, x, y, a: 0, b: 0 }, mask);
       const slot = t % base.count;
       const refT = refQuery(base, shapeAt(base, slot), mask, slot);
       for (const world of worlds) {
@@ -174,7 +174,7 @@ describe("grid shapes", () => {
       // The grid left behind holds the enemies: a query for them uses it and agrees with a scan.
       const hits = w.queryRect(100, 100, 50, 50, 2);
       expect(w.stats().cellsVisited).toBeGreaterThan(0);
-      expect(sortedResults(hits, w)).toEqual(refQuery(w, { kind: KIND_RECT, x: 100, y: 100, a: 50, b: 50 }, 2));
+      expect(sortedResults(hits, w)).toEqual(refQuery(w, { kind: Kind.Rect, x: 100, y: 100, a: 50, b: 50 }, 2));
       const m = w.crossPairs(2, 1);
       expect(pairKeys(w.pairs, m, false)).toEqual(ba);
       expect(w.stats().selected).toBe(90);
@@ -316,8 +316,8 @@ describe("grid shapes", () => {
     for (let k = 0; k < w.count; k++) {
       if (w.kinds[k] === 0 || (w.groups[k] & mask) === 0) continue;
       const { kind, x, y, a, b } = shapeAt(w, k);
-      const box = kind === KIND_RECT ? [f(f(x + a) - x), f(f(y + b) - y)]
-        : kind === KIND_CIRCLE ? [f(f(x + a) - f(x - a)), f(f(y + a) - f(y - a))] : [0, 0];
+      const box = kind === Kind.Rect ? [f(f(x + a) - x), f(f(y + b) - y)]
+        : kind === Kind.Circle ? [f(f(x + a) - f(x - a)), f(f(y + a) - f(y - a))] : [0, 0];
       most = [Math.max(most[0], box[0]), Math.max(most[1], box[1])];
     }
     return most as [number, number];
@@ -369,13 +369,13 @@ describe("grid shapes", () => {
       const t = rnd();
       // Left of the enemy, touching; above it, touching; or anywhere along its edges.
       const x = p % 2 ? ex - w : ex + (t - 0.5) * ew, y = p % 2 ? ey + (t - 0.5) * eh : ey - h;
-      probes.push(kind === 0 ? [KIND_RECT, x, y, w, h] : kind === 1 ? [KIND_CIRCLE, x + w / 2, y + w / 2, w / 2, 0] : [KIND_POINT, x + w, y + h, 0, 0]);
+      probes.push(kind === 0 ? [Kind.Rect, x, y, w, h] : kind === 1 ? [Kind.Circle, x + w / 2, y + w / 2, w / 2, 0] : [Kind.Point, x + w, y + h, 0, 0]);
     }
     for (const w of worlds) {
       for (const [x, y, ew, eh] of enemies) w.addRect(x, y, ew, eh, 2);
       for (const [k, x, y, a, b] of probes) {
-        if (k === KIND_RECT) w.addRect(x, y, a, b, 1);
-        else if (k === KIND_CIRCLE) w.addCircle(x, y, a, 1);
+        if (k === Kind.Rect) w.addRect(x, y, a, b, 1);
+        else if (k === Kind.Circle) w.addCircle(x, y, a, 1);
         else w.addPoint(x, y, 1);
       }
     }
@@ -394,8 +394,8 @@ describe("grid shapes", () => {
     for (let t = 0; t < 60; t++) {
       const x = Math.floor(rnd() * 400) - 20, y = Math.floor(rnd() * 400) - 20;
       const qw = Math.floor(rnd() * 80), qh = Math.floor(rnd() * 80), r = Math.floor(rnd() * 40);
-      const refR = refQuery(worlds[0], { kind: KIND_RECT, x, y, a: qw, b: qh }, 2);
-      const refC = refQuery(worlds[0], { kind: KIND_CIRCLE, x, y, a: r, b: 0 }, 2);
+      const refR = refQuery(worlds[0], { kind: Kind.Rect, x, y, a: qw, b: qh }, 2);
+      const refC = refQuery(worlds[0], { kind: Kind.Circle, x, y, a: r, b: 0 }, 2);
       for (const w of worlds) {
         expect(sortedResults(w.queryRect(x, y, qw, qh, 2), w), w.backend).toEqual(refR);
         expect(sortedResults(w.queryCircle(x, y, r, 2), w), w.backend).toEqual(refC);
@@ -513,7 +513,7 @@ describe("the SIMD core", () => {
         worlds.push(w);
       }
       const rnd = mulberry32(n);
-      const bad = worlds[0].kinds.findIndex((k, s) => k === KIND_CIRCLE && s >= 8 && s < n - 8 && (worlds[0].groups[s] & mask) !== 0);
+      const bad = worlds[0].kinds.findIndex((k, s) => k === Kind.Circle && s >= 8 && s < n - 8 && (worlds[0].groups[s] & mask) !== 0);
       for (let frame = 0; frame < 9; frame++) {
         const dx = new Float32Array(n).map(() => rnd() - 0.5), dy = new Float32Array(n).map(() => rnd() - 0.5);
         if (frame === 4) dx.fill(20.5); // the origin moves two or three cells, the shape stays
@@ -629,7 +629,7 @@ describe("selfPairs on thin boxes (split grids)", () => {
       const rnd = mulberry32(6);
       for (let t = 0; t < 20; t++) {
         const x = Math.floor(rnd() * 600), y = Math.floor(rnd() * 600), s = 1 + Math.floor(rnd() * 80);
-        expect(sortedResults(w.queryRect(x, y, s, s / 4), w), w.backend).toEqual(refQuery(w, { kind: KIND_RECT, x, y, a: s, b: s / 4 }, 0xffffffff));
+        expect(sortedResults(w.queryRect(x, y, s, s / 4), w), w.backend).toEqual(refQuery(w, { kind: Kind.Rect, x, y, a: s, b: s / 4 }, 0xffffffff));
       }
     }
   });

@@ -1,5 +1,6 @@
-// Swept boxes against surfaces and polyhedra (Platforms.castBox), the aliases that give both stores
-// the same four casts, and one cast across stores (bindings/casts.ts). Differential: the wasm core,
+// Swept boxes against surfaces and polyhedra (Platforms.castBox), the aliases that give both parts
+// the same four casts, and the world's casts across parts (world.castSegment ... castBox), all
+// reporting one hit record (Hit). Differential: the wasm core,
 // the js backend and a brute-force reference written from the definition (every shape, no grid:
 // the Minkowski sum of each shape and the box as halfspaces, Cyrus-Beck on the centre's segment)
 // agree exactly on seeded random scenes; a tunnelling trial checks the answers against geometry
@@ -10,12 +11,10 @@ import { describe, expect, it } from "vitest";
 import { flipY, randomConvex, randomSurfaces } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
 import {
-  castBox, castCircle, castHit, castRay, castSegment, HitcoreError, StoreHit,
-  STORE_NONE, STORE_PLATFORMS, STORE_RECTS, type PlatformsOptions, type Platforms, type RectLevel,
- type CreateOptions,
+  createWorld, type CreateOptions, HitcoreError, Part, type Platforms, type PlatformsOptions, type RectLevel, type World,
 } from "../bindings/node.js";
 import { levelOf, pointInPolygon, type RefLevel } from "./platforms_reference.js";
-import { BACKENDS, backendOptions, type BackendName, newRectLevel, newPlatforms } from "./support.js";
+import { BACKENDS, backendOptions, type BackendName, newPlatforms } from "./support.js";
 
 const f = Math.fround;
 
@@ -23,9 +22,16 @@ async function platforms(backend: BackendName, options: PlatformsOptions & Creat
   return newPlatforms({ ...options, ...(await backendOptions(backend)) });
 }
 
-async function rectLevel(backend: BackendName): Promise<RectLevel> {
-  return newRectLevel({ ...(await backendOptions(backend)) });
+/** A world holding the parts named (a rect level, platforms with maxRadius 12, or both). */
+async function worldWith(backend: BackendName, parts: { rects?: boolean; platforms?: boolean }): Promise<{ world: World; rects: RectLevel | null; plats: Platforms | null }> {
+  const world = await createWorld(await backendOptions(backend));
+  const rects = parts.rects ? world.addRectLevel() : null;
+  const plats = parts.platforms ? world.addPlatforms({ maxRadius: 12 }) : null;
+  return { world, rects, plats };
 }
+
+/** The reference's hit kinds (0 none, 1 surface, 2 polyhedron) as the Part a Hit reports. */
+const PART_OF = [Part.None, Part.Surfaces, Part.Polyhedra];
 
 // ---- the brute-force reference ---------------------------------------------------------------
 
@@ -173,14 +179,14 @@ describe("swept boxes against surfaces and polyhedra", () => {
       for (const p of runs) {
         const got = p.castBox(x, y, w, h, dx, dy);
         expect(got).toBe(want.kind !== 0);
-        expect([p.hit.kind, p.hit.id]).toEqual([want.kind, want.id]);
+        expect([p.hit.part, p.hit.shape, p.hit.rect]).toEqual([PART_OF[want.kind], want.id, -1]);
         if (got) {
           expect(p.hit.t).toBe(f(want.t));
           expect([p.hit.nx, p.hit.ny]).toEqual([f(want.nx), f(want.ny)]);
           expect(p.hit.x).toBe(f(cx + want.t * dx));
           expect(p.hit.y).toBe(f(cy + want.t * dy));
         } else {
-          expect([p.hit.t, p.hit.id]).toEqual([1, -1]);
+          expect([p.hit.t, p.hit.shape]).toEqual([1, -1]);
         }
       }
       if (want.kind !== 0) {
@@ -207,7 +213,7 @@ describe("swept boxes against surfaces and polyhedra", () => {
         const got = p.castBox(-10, 10 - h, w, h, side + 20, -side - 20);
         const want = refBoxCast(level, extents, -10 + w / 2, 10 - h + h / 2, side + 20, -side - 20, w / 2, h / 2);
         expect(got).toBe(want.kind !== 0);
-        expect(p.hit.id).toBe(want.id);
+        expect(p.hit.shape).toBe(want.id);
         expect(p.stats().candidates).toBeLessThan(n / 10);
       }
     }
@@ -247,13 +253,13 @@ describe("swept boxes against surfaces and polyhedra", () => {
       const [box] = p.addPolygon([200, 0, 300, 0, 300, -50, 200, -50]);
       const tri = p.addHalfspaces(halfspacesOf([400, 0, 440, -40, 360, -40]).flat()); // apex down at (400, 0)
       expect(p.castBox(40, -110, 20, 10, 0, 200)).toBe(true); // onto the platform: bottom edge at y = 0
-      expect(p.hit).toMatchObject({ kind: 1, id: 0, x: 50, y: -5, nx: 0, ny: -1, t: 0.5 });
+      expect(p.hit).toMatchObject({ part: Part.Surfaces, shape: 0, rect: -1, x: 50, y: -5, nx: 0, ny: -1, t: 0.5 });
       expect(p.hit.distance).toBeCloseTo(100, 4);
       expect(p.castBox(40, 90, 20, 10, 0, -200)).toBe(false); // from behind: one-sided
       expect(p.castBox(100, -30, 20, 10, 200, 0)).toBe(true); // right edge onto the face x = 200
-      expect(p.hit).toMatchObject({ kind: 2, id: box, x: 190, y: -25, nx: -1, ny: 0 });
+      expect(p.hit).toMatchObject({ part: Part.Polyhedra, shape: box, x: 190, y: -25, nx: -1, ny: 0 });
       expect(p.castBox(395, 40, 10, 10, 0, -100)).toBe(true); // the triangle's apex onto the box's top edge
-      expect(p.hit).toMatchObject({ kind: 2, id: tri, nx: 0, ny: 1, x: 400 });
+      expect(p.hit).toMatchObject({ part: Part.Polyhedra, shape: tri, nx: 0, ny: 1, x: 400 });
       expect(p.hit.y).toBeCloseTo(5, 4);
       p.clearLevel();
       p.addHalfspaces([-1, -1, 0, 1, -1, 0]); // y >= |x|: apex (0, 0)
@@ -386,7 +392,7 @@ function crossesFront(s: number[], cx: number, cy: number, ex: number, ey: numbe
   return overlaps(boxCorners(qx, qy, hw, hh), s, eps);
 }
 
-describe("the four casts on both stores, and one cast across stores", () => {
+describe("the four casts on each part, and the world's casts across parts", () => {
   it("Platforms' castSegment, castRay and castCircle are cast() with RectLevel's arguments", async () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
@@ -395,86 +401,126 @@ describe("the four casts on both stores, and one cast across stores", () => {
       const rand = mulberry32(11);
       for (let k = 0; k < 500; k++) {
         const x = rand() * 400 - 50, y = rand() * 200 - 100, dx = (rand() - 0.5) * 400, dy = (rand() - 0.5) * 400, r = Math.floor(rand() * 10);
-        const want = [p.cast(x, y, x + dx, y + dy), p.hit.t, p.hit.id, p.hit.kind];
-        expect([p.castSegment(x, y, dx, dy), p.hit.t, p.hit.id, p.hit.kind]).toEqual(want);
+        const want = [p.cast(x, y, x + dx, y + dy), p.hit.t, p.hit.shape, p.hit.part];
+        expect([p.castSegment(x, y, dx, dy), p.hit.t, p.hit.shape, p.hit.part]).toEqual(want);
         const len = Math.hypot(dx, dy);
         if (len > 0) {
-          const wantRay = [p.cast(x, y, x + dx / len * 300, y + dy / len * 300), p.hit.t, p.hit.id];
-          expect([p.castRay(x, y, dx, dy, 300), p.hit.t, p.hit.id]).toEqual(wantRay);
+          const wantRay = [p.cast(x, y, x + dx / len * 300, y + dy / len * 300), p.hit.t, p.hit.shape];
+          expect([p.castRay(x, y, dx, dy, 300), p.hit.t, p.hit.shape]).toEqual(wantRay);
         }
-        const wantCircle = [p.cast(x, y, x + dx, y + dy, r), p.hit.t, p.hit.id, p.hit.nx, p.hit.ny];
-        expect([p.castCircle(x, y, r, dx, dy), p.hit.t, p.hit.id, p.hit.nx, p.hit.ny]).toEqual(wantCircle);
+        const wantCircle = [p.cast(x, y, x + dx, y + dy, r), p.hit.t, p.hit.shape, p.hit.nx, p.hit.ny];
+        expect([p.castCircle(x, y, r, dx, dy), p.hit.t, p.hit.shape, p.hit.nx, p.hit.ny]).toEqual(wantCircle);
       }
     }
   });
 
-  it("the combined cast picks the closest hit of the stores, with which store and shape", async () => {
+  it("the world's casts pick the closest hit of its parts, with which part and shape (ties to the rects)", async () => {
     for (const backend of BACKENDS) {
-      const rects = await rectLevel(backend);
-      const plats = await platforms(backend, { maxRadius: 12 });
+      // The same level in three worlds: rects and platforms together, and each part alone.
+      const both = await worldWith(backend, { rects: true, platforms: true });
+      const onlyRects = await worldWith(backend, { rects: true });
+      const onlyPlats = await worldWith(backend, { platforms: true });
       const rand = mulberry32(17);
-      const prefab = rects.addPrefab([0, 0, 30, 10, 10, 10, 10, 30]);
-      for (let i = 0; i < 60; i++) rects.addInstance(prefab, Math.round(rand() * 900), Math.round(rand() * 900));
-      for (let i = 0; i < 60; i++) plats.addPolygon(intPolygon(rand, rand() * 1000, rand() * 1000, 5 + rand() * 25));
-      plats.addSurfaces(randomSurfaces(60, 9, 1000));
-      const stores = { rects, platforms: plats };
-      const mine = new StoreHit();
-      const seen = [0, 0, 0];
+      for (const rects of [both.rects!, onlyRects.rects!]) {
+        const prefab = rects.addPrefab([0, 0, 30, 10, 10, 10, 10, 30]);
+        const at = mulberry32(23);
+        for (let i = 0; i < 60; i++) rects.addInstance(prefab, Math.round(at() * 900), Math.round(at() * 900));
+      }
+      const polygons: number[][] = [];
+      for (let i = 0; i < 60; i++) polygons.push(intPolygon(rand, rand() * 1000, rand() * 1000, 5 + rand() * 25));
+      for (const plats of [both.plats!, onlyPlats.plats!]) {
+        for (const poly of polygons) plats.addPolygon(poly);
+        plats.addSurfaces(randomSurfaces(60, 9, 1000));
+      }
+      const seen = new Map<number, number>();
       for (let k = 0; k < 3000; k++) {
         const x = rand() * 1000, y = rand() * 1000, a = rand() * 2 * Math.PI, len = rand() * 300;
         const dx = Math.cos(a) * len, dy = Math.sin(a) * len;
         const w = Math.round(rand() * 16), h = Math.round(rand() * 16), r = Math.round(rand() * 12);
         const kind = k % 4;
-        const run = (s: { rects?: RectLevel; platforms?: Platforms }, out: StoreHit = castHit) =>
-          kind === 0 ? castSegment(s, x, y, dx, dy, out)
-            : kind === 1 ? castRay(s, x, y, dx || 1, dy, len, out)
-              : kind === 2 ? castBox(s, x, y, w, h, dx, dy, out)
-                : castCircle(s, x, y, r, dx, dy, out);
-        const rHit = run({ rects }) ? [castHit.t, castHit.id, castHit.rect, castHit.nx, castHit.ny] : null;
-        const pHit = run({ platforms: plats }) ? [castHit.t, castHit.id, castHit.kind, castHit.nx, castHit.ny] : null;
-        const got = run(stores, mine);
+        const run = (world: World) =>
+          kind === 0 ? world.castSegment(x, y, dx, dy)
+            : kind === 1 ? world.castRay(x, y, dx || 1, dy, len)
+              : kind === 2 ? world.castBox(x, y, w, h, dx, dy)
+                : world.castCircle(x, y, r, dx, dy);
+        const of = (world: World) => [world.hit.t, world.hit.shape, world.hit.rect, world.hit.part, world.hit.nx, world.hit.ny];
+        const rHit = run(onlyRects.world) ? of(onlyRects.world) : null;
+        const pHit = run(onlyPlats.world) ? of(onlyPlats.world) : null;
+        const world = both.world, mine = world.hit;
+        const got = run(world);
         expect(got).toBe(rHit !== null || pHit !== null);
-        seen[mine.store]++;
-        if (!got) { expect([mine.store, mine.id, mine.t]).toEqual([STORE_NONE, -1, 1]); continue; }
+        seen.set(mine.part, (seen.get(mine.part) ?? 0) + 1);
+        if (!got) { expect([mine.part, mine.shape, mine.rect, mine.t]).toEqual([Part.None, -1, -1, 1]); continue; }
         const rectsWin = rHit !== null && (pHit === null || rHit[0] <= pHit[0]);
         if (rectsWin) {
-          expect(mine.store).toBe(STORE_RECTS);
-          expect([mine.t, mine.id, mine.rect, mine.nx, mine.ny]).toEqual(rHit);
+          expect(mine.part).toBe(Part.Rects);
+          expect(of(world)).toEqual(rHit);
         } else {
-          expect(mine.store).toBe(STORE_PLATFORMS);
-          expect([mine.t, mine.id, mine.kind, mine.nx, mine.ny]).toEqual(pHit);
+          expect([Part.Surfaces, Part.Polyhedra]).toContain(mine.part);
+          expect(of(world)).toEqual(pHit);
           expect(mine.rect).toBe(-1);
         }
         expect(mine.distance).toBeCloseTo(mine.t * (kind === 1 ? len : Math.hypot(dx, dy)), 3);
       }
-      expect(Math.min(seen[STORE_RECTS], seen[STORE_PLATFORMS], seen[STORE_NONE])).toBeGreaterThan(200);
+      const platformHits = (seen.get(Part.Surfaces) ?? 0) + (seen.get(Part.Polyhedra) ?? 0);
+      expect(Math.min(seen.get(Part.Rects) ?? 0, platformHits, seen.get(Part.None) ?? 0)).toBeGreaterThan(200);
     }
   });
 
-  it("bad input throws HitcoreError before any store is touched, and the stores are unchanged", async () => {
+  it("a tie between a rect and a platform goes to the rect, and the parts' own hits name the same shapes", async () => {
     for (const backend of BACKENDS) {
-      const rects = await rectLevel(backend);
-      const plats = await platforms(backend, { maxRadius: 12 });
+      const { world, rects, plats } = await worldWith(backend, { rects: true, platforms: true });
+      // Faces at x = 106, met by a 6 wide box from x = 0 after 100 of 200 (t = 0.5, exact in the f32 the platforms report).
+      const block = rects!.addInstance(rects!.addPrefab([0, 0, 20, 4]), 106, 0); // y 0 to 4
+      plats!.addPolygon([106, 8, 126, 8, 126, 12, 106, 12]); // y 8 to 12
+      plats!.addSurface(106, 20, 106, 16); // y 16 to 20, facing left (-x)
+      // A 6 x 20 box meets all three at once: the rect wins.
+      expect(world.castBox(0, 0, 6, 20, 200, 0)).toBe(true);
+      expect([world.hit.part, world.hit.shape, world.hit.rect, world.hit.t, world.hit.nx, world.hit.ny]).toEqual([Part.Rects, block, 0, 0.5, -1, 0]);
+      // Below the rect, the polyhedron and the surface tie: the surface (the lower Part) wins.
+      expect(world.castBox(0, 6, 6, 14, 200, 0)).toBe(true);
+      expect([world.hit.part, world.hit.shape, world.hit.rect, world.hit.t, world.hit.nx]).toEqual([Part.Surfaces, 0, -1, 0.5, -1]);
+      expect(plats!.castBox(0, 6, 6, 14, 200, 0)).toBe(true);
+      expect([plats!.hit.part, plats!.hit.shape, plats!.hit.rect, plats!.hit.t]).toEqual([Part.Surfaces, 0, -1, world.hit.t]);
+      expect(plats!.castBox(0, 6, 6, 14, 200, 0, false, true)).toBe(true);
+      expect([plats!.hit.part, plats!.hit.shape]).toEqual([Part.Polyhedra, 0]);
+      expect(rects!.castBox(0, 0, 6, 20, 200, 0)).toBe(true);
+      expect([rects!.hit.part, rects!.hit.shape, rects!.hit.rect, rects!.hit.x, rects!.hit.y, rects!.hit.distance]).toEqual([Part.Rects, block, 0, 103, 10, 100]);
+      // A miss fills the same record: no part or shape, the whole motion.
+      expect(rects!.castSegment(0, 200, 50, 0)).toBe(false);
+      expect([rects!.hit.part, rects!.hit.shape, rects!.hit.rect, rects!.hit.t, rects!.hit.x, rects!.hit.y, rects!.hit.distance]).toEqual([Part.None, -1, -1, 1, 50, 200, 50]);
+      expect(plats!.castSegment(0, 200, 50, 0)).toBe(false);
+      expect([plats!.hit.part, plats!.hit.shape, plats!.hit.rect, plats!.hit.t, plats!.hit.x, plats!.hit.y, plats!.hit.distance]).toEqual([Part.None, -1, -1, 1, 50, 200, 50]);
+      expect(world.castSegment(0, 200, 50, 0)).toBe(false);
+      expect([world.hit.part, world.hit.shape, world.hit.rect, world.hit.t, world.hit.x, world.hit.y, world.hit.distance]).toEqual([Part.None, -1, -1, 1, 50, 200, 50]);
+    }
+  });
+
+  it("bad input throws HitcoreError before any part is touched, and the parts are unchanged", async () => {
+    for (const backend of BACKENDS) {
+      const { world, rects: r, plats: p } = await worldWith(backend, { rects: true, platforms: true });
+      const rects = r!, plats = p!;
       rects.addInstance(rects.addPrefab([0, 0, 10, 10]), 100, 100);
       plats.addSurface(0, 0, 100, 0);
       plats.addPolygon([200, 0, 300, 0, 300, -50, 200, -50]);
-      // A known last hit in each store, which a rejected call must leave as it is.
+      // A known last hit in the world and in each part, which a rejected call must leave as it is.
+      expect(world.castSegment(105, 50, 0, 100)).toBe(true);
       expect(rects.castSegment(105, 50, 0, 100)).toBe(true);
       expect(plats.castBox(40, -110, 20, 10, 0, 200)).toBe(true);
-      const stores = { rects, platforms: plats };
-      const snapshot = () => JSON.stringify([{ ...rects.hit }, [plats.hit.t, plats.hit.id, plats.hit.kind, plats.hit.x, plats.hit.y], levelOf(plats), plats.stats()]);
+      const hitOf = (h: { part: number; shape: number; rect: number; t: number; x: number; y: number; nx: number; ny: number }) => [h.part, h.shape, h.rect, h.t, h.x, h.y, h.nx, h.ny];
+      const snapshot = () => JSON.stringify([hitOf(world.hit), hitOf(rects.hit), hitOf(plats.hit), levelOf(plats), plats.stats(), rects.stats()]);
       const before = snapshot();
       const bad: [string, () => unknown][] = [
-        ["INVALID_NUMBER", () => castSegment(stores, NaN, 0, 1, 1)],
-        ["INVALID_NUMBER", () => castRay(stores, 0, 0, 1, 0, Infinity)],
-        ["INVALID_DIRECTION", () => castRay(stores, 0, 0, 0, 0, 10)],
-        ["NEGATIVE_SIZE", () => castBox(stores, 0, 0, -1, 4, 1, 1)],
-        ["NEGATIVE_SIZE", () => castBox(stores, 0, 0, 4, -1, 1, 1)],
-        ["INVALID_NUMBER", () => castBox(stores, 0, 0, 4, 4, NaN, 1)],
-        ["BOX_TOO_LARGE", () => castBox(stores, 0, 0, 30, 30, 1, 1)],
-        ["NEGATIVE_SIZE", () => castCircle(stores, 0, 0, -2, 1, 1)],
-        ["RADIUS_TOO_LARGE", () => castCircle(stores, 0, 0, 13, 1, 1)],
-        ["INVALID_ARGUMENT", () => castSegment(null as never, 0, 0, 1, 1)],
+        ["INVALID_NUMBER", () => world.castSegment(NaN, 0, 1, 1)],
+        ["INVALID_NUMBER", () => world.castRay(0, 0, 1, 0, Infinity)],
+        ["INVALID_DIRECTION", () => world.castRay(0, 0, 0, 0, 10)],
+        ["NEGATIVE_SIZE", () => world.castBox(0, 0, -1, 4, 1, 1)],
+        ["NEGATIVE_SIZE", () => world.castBox(0, 0, 4, -1, 1, 1)],
+        ["INVALID_NUMBER", () => world.castBox(0, 0, 4, 4, NaN, 1)],
+        ["RADIUS_TOO_LARGE", () => world.castBox(0, 0, 30, 30, 1, 1)],
+        ["NEGATIVE_SIZE", () => world.castCircle(0, 0, -2, 1, 1)],
+        ["RADIUS_TOO_LARGE", () => world.castCircle(0, 0, 13, 1, 1)],
+        ["INVALID_COUNT", () => world.castMany(1)],
         ["NEGATIVE_SIZE", () => plats.castBox(0, 0, -1, 4, 1, 1)],
         ["INVALID_NUMBER", () => plats.castBox(0, 0, 4, 4, 1, -Infinity)],
         ["INVALID_NUMBER", () => plats.castBox(0, NaN, 4, 4, 1, 1)],
@@ -483,6 +529,8 @@ describe("the four casts on both stores, and one cast across stores", () => {
         ["NEGATIVE_SIZE", () => plats.castRay(0, 0, 1, 0, -5)],
         ["NEGATIVE_SIZE", () => plats.castCircle(0, 0, -1, 1, 1)],
         ["INVALID_NUMBER", () => plats.castSegment(0, 0, NaN, 1)],
+        ["NEGATIVE_SIZE", () => rects.castBox(0, 0, -1, 4, 1, 1)],
+        ["INVALID_NUMBER", () => rects.castSegment(0, 0, 1, NaN)],
       ];
       for (const [code, call] of bad) {
         let error: unknown;

@@ -1,6 +1,7 @@
-// End-to-end check of the cross-store casts demo (demo/casts.html) in headless Chromium on both
-// backends: the stores load, a fan of box casts per frame reaches both stores (the closest hit
-// of either), no stopping point lies inside a polyhedron, and the HUD reports the cast time.
+// End-to-end check of the casts demo (demo/casts.html) in headless Chromium on both backends: the
+// world loads, a fan of box casts per frame (one world.castMany) reaches both the rect level and the
+// platforms (the closest hit of any part), no stopping point lies inside a polyhedron, and the HUD
+// reports the cast time.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
@@ -13,7 +14,7 @@ import { serveAndLaunch } from "./browser_suite.js";
 
 if (!browserSuites) console.warn(`casts_browser.test.ts: skipped. ${missingChromium}`);
 
-describe.skipIf(!browserSuites)("cross-store casts demo in Chromium", () => {
+describe.skipIf(!browserSuites)("casts demo in Chromium", () => {
   let browser: Browser | undefined;
   let origin = "";
   serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
@@ -22,7 +23,7 @@ describe.skipIf(!browserSuites)("cross-store casts demo in Chromium", () => {
     it(`casts boxes against rects and platforms on ${label}`, async () => {
       const { page, problems } = await watchedPage(browser!);
       await page.goto(`${origin}/casts.html?backend=${backend}`);
-      // Conditions, not fixed times: enough frames with hits on each store, or an error.
+      // Conditions, not fixed times: enough frames with hits on each part, or an error.
       await page.waitForFunction(() => {
         const p = window.__hitcoreCasts;
         return (p?.errors.length ?? 0) > 0 || ((p?.frames ?? 0) > 30 && (p?.framesWithRectHits ?? 0) > 10 && (p?.framesWithPlatformHits ?? 0) > 10);

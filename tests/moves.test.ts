@@ -93,11 +93,11 @@ function reference(world: World, L: Level | null, s: number, response: number, r
     if (tile) offers.push(tile);
     const mode = kind === 3 ? 1 : kind === 2 && hx > 0 ? 2 : 0;
     if (level.instanceCount > 0 && (level as unknown as { cast(...a: number[]): boolean }).cast(mode, cx, cy, dx, dy, hx, hy)) {
-      offers.push({ t: level.hit.t, nx: level.hit.nx, ny: level.hit.ny, part: Part.Rects, shape: level.hit.instance, rect: level.hit.rect });
+      offers.push({ t: level.hit.t, nx: level.hit.nx, ny: level.hit.ny, part: level.hit.part, shape: level.hit.shape, rect: level.hit.rect });
     }
     if (plat.surfaceCount + plat.polyhedronCount > 0) {
       const hit = kind === 3 ? plat.castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy) : plat.castCircle(cx, cy, hx, dx, dy);
-      if (hit) offers.push({ t: plat.hit.t, nx: plat.hit.nx, ny: plat.hit.ny, part: plat.hit.kind === 2 ? Part.Polyhedra : Part.Surfaces, shape: plat.hit.id, rect: -1 });
+      if (hit) offers.push({ t: plat.hit.t, nx: plat.hit.nx, ny: plat.hit.ny, part: plat.hit.part, shape: plat.hit.shape, rect: plat.hit.rect });
     }
     if (offers.length === 0) { cx += dx; cy += dy; break; }
     const best = offers.reduce((p, q) => (q.t < p.t || (q.t === p.t && q.part < p.part) ? q : p));
@@ -252,11 +252,11 @@ function castReference(world: World, L: Level | null, kind: number, cx: number, 
   if (tile) offers.push(tile);
   const mode = kind === 3 ? 1 : kind === 2 && hx > 0 ? 2 : 0;
   if (level.instanceCount > 0 && (level as unknown as { cast(...a: number[]): boolean }).cast(mode, cx, cy, dx, dy, hx, hy)) {
-    offers.push({ t: level.hit.t, nx: level.hit.nx, ny: level.hit.ny, part: Part.Rects, shape: level.hit.instance, rect: level.hit.rect });
+    offers.push({ t: level.hit.t, nx: level.hit.nx, ny: level.hit.ny, part: level.hit.part, shape: level.hit.shape, rect: level.hit.rect });
   }
   if (plat.surfaceCount + plat.polyhedronCount > 0) {
     const hit = kind === 3 ? plat.castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy) : plat.castCircle(cx, cy, hx, dx, dy);
-    if (hit) offers.push({ t: plat.hit.t, nx: plat.hit.nx, ny: plat.hit.ny, part: plat.hit.kind === 2 ? Part.Polyhedra : Part.Surfaces, shape: plat.hit.id, rect: -1 });
+    if (hit) offers.push({ t: plat.hit.t, nx: plat.hit.nx, ny: plat.hit.ny, part: plat.hit.part, shape: plat.hit.shape, rect: plat.hit.rect });
   }
   return offers.length ? offers.reduce((p, q) => (q.t < p.t || (q.t === p.t && q.part < p.part) ? q : p)) : null;
 }

@@ -1,7 +1,7 @@
 // The seed's five tests, on the cases its text walks through: strict point tests, rects that
 // touch or contain each other, circles that touch, and the rect-circle corner regions.
 import { describe, expect, it } from "vitest";
-import { circleCircle, KIND_CIRCLE, KIND_POINT, KIND_RECT, overlapShapes, pointInCircle, pointInRect, rectCircle, rectRect } from "../bindings/node.js";
+import { circleCircle, Kind, overlapShapes, pointInCircle, pointInRect, rectCircle, rectRect } from "../bindings/node.js";
 import { BACKENDS, newWorld } from "./support.js";
 
 describe("the seed's intersection tests", () => {
@@ -59,8 +59,8 @@ describe("the seed's intersection tests", () => {
       expect(found).toEqual([w.indexOf(near), w.indexOf(right)]);
       expect(w.touching(corner, 1)).toBe(0);
       expect(w.touching(edge, 1)).toBe(0);
-      expect(overlapShapes(KIND_RECT, 0, 0, 10, 10, KIND_POINT, 10, 5, 0, 0)).toBe(false);
-      expect(overlapShapes(KIND_CIRCLE, -2, -2, 3, 0, KIND_RECT, 0, 0, 10, 10)).toBe(true);
+      expect(overlapShapes(Kind.Rect, 0, 0, 10, 10, Kind.Point, 10, 5, 0, 0)).toBe(false);
+      expect(overlapShapes(Kind.Circle, -2, -2, 3, 0, Kind.Rect, 0, 0, 10, 10)).toBe(true);
       expect(w.has(rect)).toBe(true);
     }
   });

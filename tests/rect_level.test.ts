@@ -2,10 +2,8 @@
 // anti-tunneling projectiles, on both backends against the brute-force reference (rect_reference.ts).
 import { describe, expect, it } from "vitest";
 import {
-  CHAR_ENEMY, CHAR_PLAYER, createWorld, HitcoreError, IN_JUMP, IN_LEFT, IN_RIGHT, MIRROR_X, MIRROR_Y,
-  PF_HIT, SEARCH_BOXES, SEARCH_FLAT, SEARCH_TREE, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED,
-  ST_STOMPED, ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT, type RectLevelOptions, type RectLevel,
- type CreateOptions,
+  CharacterKind, CharacterState, type CreateOptions, createWorld, HitcoreError, Input, Mirror, Part, ProjectileFlag,
+  type RectLevel, type RectLevelOptions, Response, Search,
 } from "../bindings/node.js";
 import { RECTS_HEADER } from "../layout/grid.js";
 import { RH } from "../layout/rects.js";
@@ -61,7 +59,7 @@ async function stage(backend: BackendName, build: (level: RectLevel) => void, x 
   const floor = level.addPrefab(floorRects(2000, 16));
   level.addInstance(floor, -500, 400);
   build(level);
-  const c = level.addCharacter(x, 400 - 40, 20, 40, CHAR_PLAYER);
+  const c = level.addCharacter(x, 400 - 40, 20, 40, CharacterKind.Player);
   level.stepCharacters(); // settle onto the floor
   return { level, c };
 }
@@ -99,7 +97,7 @@ for (const backend of BACKENDS) {
       // Standing on the middle of the stair set in the second column, second row.
       const c = level.addCharacter(256 + 40, 256 + 96 - 36 - 40, 20, 40);
       const start = charSnapshot(level);
-      level.stepCharacters(SEARCH_TREE);
+      level.stepCharacters(Search.Tree);
       const tree = level.stats();
       const after = charSnapshot(level);
       expect(tree.nodeSteps).toBe(2); // "2 steps are taken into the quad tree"
@@ -107,14 +105,14 @@ for (const backend of BACKENDS) {
       expect(tree.rectTests).toBe(32); // "32 (4 player detectors * 8 step rectangles)"
       expect(tree.nodeSteps + tree.instanceTests + tree.rectTests).toBe(35);
 
-      for (const [search, instanceTests, rectTests] of [[SEARCH_BOXES, 16, 32], [SEARCH_FLAT, 0, 512]]) {
+      for (const [search, instanceTests, rectTests] of [[Search.Boxes, 16, 32], [Search.Flat, 0, 512]]) {
         level.placeCharacter(c, start[0], start[1]);
         level.stepCharacters(search);
         expect(level.stats().instanceTests).toBe(instanceTests);
         expect(level.stats().rectTests).toBe(rectTests); // 16 * 8 * 4 without any hierarchy
         expect(charSnapshot(level)).toEqual(after);
       }
-      expect(level.charState[c] & ST_GROUNDED).toBeTruthy();
+      expect(level.charState[c] & CharacterState.Grounded).toBeTruthy();
     });
 
     it("answers box queries like brute force and the reference on random levels, pruning most master boxes", async () => {
@@ -138,7 +136,7 @@ for (const backend of BACKENDS) {
           const nt = level.queryBox(x0, y0, x0 + w, y0 + h);
           const tree = Array.from(level.results.subarray(0, nt)).sort((a, b) => a - b);
           treeTests += level.stats().instanceTests + level.stats().nodeSteps;
-          const nb = level.queryBox(x0, y0, x0 + w, y0 + h, SEARCH_BOXES);
+          const nb = level.queryBox(x0, y0, x0 + w, y0 + h, Search.Boxes);
           const brute = Array.from(level.results.subarray(0, nb)).sort((a, b) => a - b);
           bruteTests += level.stats().instanceTests;
           expect(tree).toEqual(brute);
@@ -170,8 +168,8 @@ for (const backend of BACKENDS) {
       const level = await newLevel(backend);
       const p = level.addPrefab(stairsRects());
       const plain = level.addInstance(p, 1000, 0);
-      const mx = level.addInstance(p, 1000, 0, MIRROR_X);
-      const my = level.addInstance(p, 1000, 0, MIRROR_Y);
+      const mx = level.addInstance(p, 1000, 0, Mirror.X);
+      const my = level.addInstance(p, 1000, 0, Mirror.Y);
       const a = new Float64Array(4), b = new Float64Array(4), box = new Float64Array(4);
       level.instanceBox(plain, box);
       expect(Array.from(level.instanceBox(mx, new Float64Array(4)))).toEqual(Array.from(box));
@@ -195,22 +193,22 @@ for (const backend of BACKENDS) {
       const { level, c } = await stage(backend, (l) => {
         const stairs = l.addPrefab(stairsRects());
         l.addInstance(stairs, 100, 400 - 96);
-        l.addInstance(stairs, 228, 400 - 96, MIRROR_X); // back down on the other side
+        l.addInstance(stairs, 228, 400 - 96, Mirror.X); // back down on the other side
       });
       let walls = 0, top = Infinity;
-      run(level, c, IN_RIGHT, 60, () => {
-        if (level.charState[c] & (ST_WALL_LEFT | ST_WALL_RIGHT)) walls++;
+      run(level, c, Input.Right, 60, () => {
+        if (level.charState[c] & (CharacterState.WallLeft | CharacterState.WallRight)) walls++;
         top = Math.min(top, level.charY[c] + 40);
       });
       expect(walls).toBe(0); // 12-high steps never reach the side sensors (stepHeight 16)
       expect(top).toBe(400 - 96); // stood on the top step
-      run(level, c, IN_RIGHT, 60, () => {
-        if (level.charState[c] & (ST_WALL_LEFT | ST_WALL_RIGHT)) walls++;
+      run(level, c, Input.Right, 60, () => {
+        if (level.charState[c] & (CharacterState.WallLeft | CharacterState.WallRight)) walls++;
       });
       expect(walls).toBe(0);
       expect(level.charX[c]).toBeGreaterThan(356);
       expect(level.charY[c] + 40).toBe(400); // back on the floor
-      expect(level.charState[c] & ST_GROUNDED).toBeTruthy();
+      expect(level.charState[c] & CharacterState.Grounded).toBeTruthy();
     });
 
     it("is stopped by steps taller than stepHeight (the side sensors push out)", async () => {
@@ -218,7 +216,7 @@ for (const backend of BACKENDS) {
         l.addInstance(l.addPrefab([0, 0, 30, 20]), 100, 380);
       }, 40, { stepHeight: 8 });
       let wall = false;
-      run(level, c, IN_RIGHT, 40, () => { if (level.charState[c] & ST_WALL_RIGHT) wall = true; });
+      run(level, c, Input.Right, 40, () => { if (level.charState[c] & CharacterState.WallRight) wall = true; });
       expect(wall).toBe(true);
       expect(level.charX[c] + 20).toBe(100);
       expect(level.charY[c] + 40).toBe(400);
@@ -229,11 +227,11 @@ for (const backend of BACKENDS) {
         l.addInstance(l.addPrefab([0, 0, 200, 10]), 0, 400 - 40 - 30); // bottom 30 above the head
       });
       let bump = -1;
-      level.charInput[c] = IN_JUMP;
+      level.charInput[c] = Input.Jump;
       level.stepCharacters();
-      expect(level.charState[c] & ST_JUMPED).toBeTruthy();
+      expect(level.charState[c] & CharacterState.Jumped).toBeTruthy();
       run(level, c, 0, 10, (k) => {
-        if (bump < 0 && level.charState[c] & ST_HEAD_BUMP) {
+        if (bump < 0 && level.charState[c] & CharacterState.HeadBump) {
           bump = k;
           expect(level.charVY[c]).toBe(0);
           expect(level.charY[c]).toBe(400 - 40 - 30 + 10);
@@ -251,9 +249,9 @@ for (const backend of BACKENDS) {
       let landed = 0, firstGround = -1;
       for (let k = 0; k < 80; k++) {
         level.stepCharacters();
-        if (level.charState[c] & ST_LANDED) landed++;
-        if (firstGround < 0 && level.charState[c] & ST_GROUNDED) firstGround = k;
-        if (firstGround >= 0) expect(level.charState[c] & ST_GROUNDED).toBeTruthy();
+        if (level.charState[c] & CharacterState.Landed) landed++;
+        if (firstGround < 0 && level.charState[c] & CharacterState.Grounded) firstGround = k;
+        if (firstGround >= 0) expect(level.charState[c] & CharacterState.Grounded).toBeTruthy();
       }
       expect(landed).toBe(1);
       expect(level.charY[c] + 40).toBe(400);
@@ -263,24 +261,24 @@ for (const backend of BACKENDS) {
     it("stomps an enemy with the bottom box; touching it otherwise hurts", async () => {
       const level = await newLevel(backend);
       level.addInstance(level.addPrefab(floorRects(600)), 0, 400);
-      const enemy = level.addCharacter(100, 360, 20, 40, CHAR_ENEMY);
-      const walker = level.addCharacter(300, 360, 20, 40, CHAR_ENEMY);
-      const p = level.addCharacter(100, 200, 20, 40, CHAR_PLAYER);
+      const enemy = level.addCharacter(100, 360, 20, 40, CharacterKind.Enemy);
+      const walker = level.addCharacter(300, 360, 20, 40, CharacterKind.Enemy);
+      const p = level.addCharacter(100, 200, 20, 40, CharacterKind.Player);
       let stomp = -1;
       for (let k = 0; k < 40 && stomp < 0; k++) {
         if (level.stepCharacters() > 0) stomp = k;
       }
       expect(stomp).toBeGreaterThanOrEqual(0);
       expect([level.stomps[0], level.stomps[1]]).toEqual([p, enemy]);
-      expect(level.charState[enemy] & ST_STOMPED).toBeTruthy();
-      expect(level.charState[p] & ST_STOMPING).toBeTruthy();
+      expect(level.charState[enemy] & CharacterState.Stomped).toBeTruthy();
+      expect(level.charState[p] & CharacterState.Stomping).toBeTruthy();
       expect(level.charVY[p]).toBe(-7);
       // Now walk into the other enemy on the floor: a side contact, not a stomp.
       run(level, p, 0, 40);
       let hurt = false;
-      run(level, p, IN_RIGHT, 80, () => { if (level.charState[p] & ST_HURT) hurt = true; });
+      run(level, p, Input.Right, 80, () => { if (level.charState[p] & CharacterState.Hurt) hurt = true; });
       expect(hurt).toBe(true);
-      expect(level.charState[walker] & ST_STOMPED).toBe(0);
+      expect(level.charState[walker] & CharacterState.Stomped).toBe(0);
     });
 
     it("allows a jump for 6 frames after walking off an edge, and pulls down harder meanwhile", async () => {
@@ -292,10 +290,10 @@ for (const backend of BACKENDS) {
         level.stepCharacters();
         let left = -1;
         for (let f = 0; f < 100; f++) {
-          level.charInput[c] = IN_RIGHT | (left >= 0 && f - left === k ? IN_JUMP : 0);
+          level.charInput[c] = Input.Right | (left >= 0 && f - left === k ? Input.Jump : 0);
           level.stepCharacters();
-          if (level.charState[c] & ST_JUMPED) return true;
-          if (left < 0 && !(level.charState[c] & ST_GROUNDED)) left = f;
+          if (level.charState[c] & CharacterState.Jumped) return true;
+          if (left < 0 && !(level.charState[c] & CharacterState.Grounded)) left = f;
           if (left >= 0 && f - left > k) return false;
         }
         return false;
@@ -311,13 +309,13 @@ for (const backend of BACKENDS) {
     it("hugs stairs going down with the extra pull: fewer airborne frames", async () => {
       const airborne = async (extraPull: number) => {
         const { level, c } = await stage(backend, (l) => {
-          l.addInstance(l.addPrefab(stairsRects()), 200, 400 - 96, MIRROR_X);
+          l.addInstance(l.addPrefab(stairsRects()), 200, 400 - 96, Mirror.X);
         }, 40, { extraPull, runSpeed: 4 });
         level.placeCharacter(c, 200, 400 - 96 - 40); // on the top step
         level.stepCharacters();
-        expect(level.charState[c] & ST_GROUNDED).toBeTruthy();
+        expect(level.charState[c] & CharacterState.Grounded).toBeTruthy();
         let frames = 0;
-        run(level, c, IN_RIGHT, 40, () => { if (!(level.charState[c] & ST_GROUNDED)) frames++; });
+        run(level, c, Input.Right, 40, () => { if (!(level.charState[c] & CharacterState.Grounded)) frames++; });
         expect(level.charY[c] + 40).toBe(400);
         return frames;
       };
@@ -332,7 +330,7 @@ for (const backend of BACKENDS) {
       level.addInstance(wall, 100, 0);
       level.addInstance(wall, 50, 0);
       expect(level.castRay(0, 40, 1, 0, 500)).toBe(true);
-      expect(level.hit).toMatchObject({ distance: 50, nx: -1, ny: 0, x: 50, y: 40, instance: 1, rect: 0 });
+      expect(level.hit).toMatchObject({ part: Part.Rects, distance: 50, nx: -1, ny: 0, x: 50, y: 40, shape: 1, rect: 0 });
       expect(level.castSegment(0, 40, 40, 0)).toBe(false); // stops short
       expect(level.castCircle(0, 40, 5, 200, 0)).toBe(true);
       expect(level.hit.t).toBeCloseTo(45 / 200, 12);
@@ -340,7 +338,7 @@ for (const backend of BACKENDS) {
       expect(level.hit.distance).toBe(40);
       // Exact touching counts: a segment running along the wall's top edge meets its side.
       expect(level.castSegment(0, 0, 200, 0)).toBe(true);
-      expect([level.hit.distance, level.hit.nx, level.hit.instance]).toEqual([50, -1, 1]);
+      expect([level.hit.distance, level.hit.nx, level.hit.shape]).toEqual([50, -1, 1]);
       expect(level.castSegment(0, -0.001, 200, 0)).toBe(false);
       expect(level.castSegment(55, 40, 0, 10)).toBe(true); // starts inside
       expect([level.hit.t, level.hit.nx, level.hit.ny]).toEqual([0, 0, 0]);
@@ -376,19 +374,19 @@ for (const backend of BACKENDS) {
         expect(got, `cast ${q}`).toBe(want !== null);
         if (q % 10 === 0) {
           // The quadtree changes the work, never the answer.
-          const t = level.hit.t, inst = level.hit.instance;
-          level.castSearch = SEARCH_FLAT;
+          const t = level.hit.t, inst = level.hit.shape;
+          level.castSearch = Search.Flat;
           const flat = mode === 0 ? level.castSegment(px, py, dx, dy) :
             mode === 1 ? level.castBox(px - a, py - b, 2 * a, 2 * b, dx, dy) : level.castCircle(px, py, r, dx, dy);
-          level.castSearch = SEARCH_TREE;
+          level.castSearch = Search.Tree;
           expect(flat).toBe(got);
-          if (got) expect([level.hit.t, level.hit.instance]).toEqual([t, inst]);
+          if (got) expect([level.hit.t, level.hit.shape]).toEqual([t, inst]);
         }
         if (!want) continue;
         hits++;
         expect(Math.abs(level.hit.t - want.t), `cast ${q} t`).toBeLessThan(1e-9);
         expect(Math.abs(level.hit.nx - want.nx) + Math.abs(level.hit.ny - want.ny), `cast ${q} normal`).toBeLessThan(1e-6);
-        expect(level.hit.instance).toBe(want.instance);
+        expect(level.hit.shape).toBe(want.instance);
       }
       expect(hits).toBeGreaterThan(300);
     });
@@ -425,29 +423,30 @@ for (const backend of BACKENDS) {
       }
       expect(hitsTotal).toBeGreaterThan(10000);
       expect(through).toBe(0);
-      expect(Array.from(level.projFlags.subarray(0, n)).some((f) => f === PF_HIT)).toBe(true);
+      expect(Array.from(level.projFlags.subarray(0, n)).some((f) => f === ProjectileFlag.Hit)).toBe(true);
     }, 120_000);
 
-    it("moves a bullet-hell World's circles without tunneling (opt-in through its views)", async () => {
-      const level = await newLevel(backend);
-      level.addInstance(level.addPrefab([0, 0, 1, 400]), 100, 0);
+    it("a world's bodies in the mask move against the level's rects without tunneling (moveBodies), the others stay", async () => {
       const world = await createWorld({ ...(await backendOptions(backend)) });
+      const level = world.addRectLevel();
+      const wall = level.addInstance(level.addPrefab([0, 0, 1, 400]), 100, 0);
       const a = world.addCircle(50, 100, 2, 2);
       const b = world.addCircle(50, 200, 2, 1); // not in the mask: untouched
       const c = world.addPoint(150, 300, 2);
-      const vx = new Float32Array(world.count), vy = new Float32Array(world.count);
-      vx[world.indexOf(a)] = 90; vx[world.indexOf(b)] = 90; vx[world.indexOf(c)] = -90;
-      const flags = new Uint8Array(world.count);
-      expect(level.moveWorldProjectiles(world, 2, vx, vy, flags)).toBe(2);
       const sa = world.indexOf(a), sb = world.indexOf(b), sc = world.indexOf(c);
-      expect(world.x[sa]).toBeLessThan(98); // stopped at the wall (minus its radius), reflected
-      expect(world.x[sa]).toBeGreaterThan(97.99);
-      expect(vx[sa]).toBe(-90);
-      expect(world.x[sb]).toBe(50);
-      expect(world.x[sc]).toBeGreaterThan(101);
-      expect(world.x[sc]).toBeLessThan(101.01);
-      expect(vx[sc]).toBe(90);
-      expect([flags[sa], flags[sb], flags[sc]]).toEqual([PF_HIT, 0, PF_HIT]);
+      world.vx[sa] = 90; world.vx[sb] = 90; world.vx[sc] = -90;
+      expect(world.moveBodies(2, Response.Bounce, 1)).toBe(2);
+      // a meets the wall's left face (x = 100) with its right edge after 48 of 90, c its right face after 49; both reflect.
+      expect([world.hitPart[sa], world.hitShape[sa], world.hitRect[sa], world.hitNx[sa], world.hitNy[sa]]).toEqual([Part.Rects, wall, 0, -1, 0]);
+      expect([world.hitPart[sc], world.hitShape[sc], world.hitRect[sc], world.hitNx[sc], world.hitNy[sc]]).toEqual([Part.Rects, wall, 0, 1, 0]);
+      expect(world.hitT[sa]).toBeCloseTo(48 / 90, 6);
+      expect(world.hitT[sc]).toBeCloseTo(49 / 90, 6);
+      expect(world.vx[sa]).toBe(-90);
+      expect(world.vx[sc]).toBe(90);
+      expect(world.x[sa]).toBeCloseTo(98 - 42, 2); // the rest of the move, reflected (less a skin): never past the wall
+      expect(world.x[sc]).toBeCloseTo(101 + 41, 2);
+      expect([world.x[sb], world.vx[sb], world.hitPart[sb]]).toEqual([50, 90, Part.None]);
+      expect([world.y[sa], world.y[sc]]).toEqual([100, 300]);
     });
   });
 
@@ -525,7 +524,7 @@ describe("differential: wasm, js and the reference step the same characters", ()
       randomInputs(t.levels[0], inputs);
       for (const l of t.levels.slice(1)) l.charInput.set(t.levels[0].charInput.subarray(0, 150));
       chars.forEach((ch, c) => { ch.input = t.levels[0].charInput[c]; });
-      const search = [SEARCH_TREE, SEARCH_BOXES, SEARCH_FLAT][frame % 3];
+      const search = [Search.Tree, Search.Boxes, Search.Flat][frame % 3];
       const counts = t.levels.map((l) => l.stepCharacters(search));
       const want = refStep(chars, rects, cfg);
       expect(counts).toEqual(t.levels.map(() => want.length));
@@ -538,7 +537,7 @@ describe("differential: wasm, js and the reference step the same characters", ()
           throw new Error(`frame ${frame} ${l.backend} character ${c}: got ${got.slice(6 * c, 6 * c + 6)}, reference ${snap.slice(6 * c, 6 * c + 6)}, input ${chars[c].input}`);
         }
       }
-      for (const ch of chars) { if (ch.state & ST_LANDED) landed++; if (ch.state & ST_HEAD_BUMP) bumps++; }
+      for (const ch of chars) { if (ch.state & CharacterState.Landed) landed++; if (ch.state & CharacterState.HeadBump) bumps++; }
     }
     expect(landed).toBeGreaterThan(50);
     expect(bumps).toBeGreaterThan(0);

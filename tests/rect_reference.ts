@@ -75,9 +75,10 @@ export function refStep(chars: RefCharacter[], rects: RefRect[], cfg: RefConfig)
     if (ch.kind === 0) continue;
     const wasGrounded = (ch.state & 1) !== 0;
     let state = 0, vx = 0, vy = ch.vy, x = ch.x, y = ch.y, grace = ch.grace;
+    // Input bits: 1 left, 2 right, 16 jump; state bits as CharacterState.
     if (ch.input & 1) vx -= c32.runSpeed;
     if (ch.input & 2) vx += c32.runSpeed;
-    if ((ch.input & 4) && (wasGrounded || grace > 0)) { vy = -c32.jumpSpeed; grace = 0; state |= 256; }
+    if ((ch.input & 16) && (wasGrounded || grace > 0)) { vy = -c32.jumpSpeed; grace = 0; state |= 256; }
     vy += c32.gravity;
     if (!wasGrounded && grace > 0) vy += c32.extraPull;
     if (vy > c32.maxFall) vy = c32.maxFall;

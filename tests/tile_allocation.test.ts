@@ -3,7 +3,7 @@
 // bytes, not time, so a noisy machine cannot fail it.
 import { describe, expect, it } from "vitest";
 import { randomAscii } from "../fixtures/tile_maps.js";
-import { TileInput, seedCollisionPoints } from "../bindings/node.js";
+import { Input, seedCollisionPoints } from "../bindings/node.js";
 import { BACKENDS, backendOptions, gc, leastHeapPerCall, newTileMap } from "./support.js";
 
 describe("the tile frame loop", () => {
@@ -22,7 +22,7 @@ describe("the tile frame loop", () => {
       collidePoints: () => m.collidePoints(500),
       moveBoxes: () => m.moveBoxes(500),
       stepControllers: (f) => {
-        m.setInput(f % 200, TileInput.Right | (f & 8 ? TileInput.Jump : 0));
+        m.setInput(f % 200, Input.Right | (f & 8 ? Input.Jump : 0));
         m.stepControllers(1 / 60);
       },
     };

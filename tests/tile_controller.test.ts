@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";
-import { TileCell, TileInput, TileEvent, type TileMap, type TileMapOptions } from "../bindings/node.js";
+import { Input, TileCell, TileEvent, type TileMap, type TileMapOptions } from "../bindings/node.js";
 import { BACKENDS, backendOptions, newTileMap } from "./support.js";
 import { RefMap, RefPlayer, type RefTuning } from "./tiles_reference.js";
 
@@ -23,7 +23,7 @@ async function tileMaps(options: TileMapOptions): Promise<TileMap[]> {
 function run(m: TileMap, id: number, input: number, frames: number, each?: (frame: number) => void): number {
   let seen = 0;
   for (let f = 0; f < frames; f++) {
-    m.setInput(id, f === 0 ? input : input & ~TileInput.Jump);
+    m.setInput(id, f === 0 ? input : input & ~Input.Jump);
     m.stepControllers(DT);
     seen |= m.controllerEvents(id);
     each?.(f);
@@ -38,7 +38,7 @@ describe("scripted moves", () => {
     for (const m of await tileMaps({ ascii: [EMPTY, EMPTY, EMPTY] })) {
       const id = m.addController(48, 0);
       let last = 48;
-      const seen = run(m, id, TileInput.Right, 30, () => {
+      const seen = run(m, id, Input.Right, 30, () => {
         const s = m.controller(id);
         expect(s.x).toBeGreaterThanOrEqual(last);
         expect([s.y, s.falling]).toEqual([0, false]);
@@ -58,7 +58,7 @@ describe("scripted moves", () => {
     const map = [EMPTY, "          XXXX      ", EMPTY, EMPTY]; // platform on row 2: its top is y = 96
     for (const m of await tileMaps({ ascii: map })) {
       const id = m.addController(8 * T + 16, 0);
-      let seen = run(m, id, TileInput.Right | TileInput.Jump, 20);
+      let seen = run(m, id, Input.Right | Input.Jump, 20);
       seen |= run(m, id, 0, 60);
       const s = m.controller(id);
       expect(seen & TileEvent.Jump).toBeTruthy();
@@ -74,7 +74,7 @@ describe("scripted moves", () => {
     for (const m of await tileMaps({ ascii: map })) {
       const id = m.addController(7 * T, 0);
       let top = 0;
-      const seen = run(m, id, TileInput.Jump, 60, () => { top = Math.max(top, m.controllerY(id)); });
+      const seen = run(m, id, Input.Jump, 60, () => { top = Math.max(top, m.controllerY(id)); });
       expect(seen & TileEvent.Head).toBeTruthy();
       // The top points sit 2 pixels under the head: the head stops at the platform's underside.
       expect(top).toBe(2 * T - (2 * T - 2));
@@ -86,7 +86,7 @@ describe("scripted moves", () => {
     for (const m of await tileMaps({ ascii: [EMPTY, EMPTY, "   X                "] })) {
       const id = m.addController(16, 0);
       let top = 0, onStep = false;
-      const seen = run(m, id, TileInput.Right, 60, () => {
+      const seen = run(m, id, Input.Right, 60, () => {
         const s = m.controller(id);
         top = Math.max(top, s.y);
         if (s.x > 3 * T + 8 && s.x < 4 * T + 8 && !s.falling) { onStep = true; expect(s.y).toBe(T); }
@@ -105,12 +105,12 @@ describe("scripted moves", () => {
     const map = [EMPTY, EMPTY, "    XXHXX           ", "      H             ", "      H             "];
     for (const m of await tileMaps({ ascii: map })) {
       const id = m.addController(6 * T + 16, 0);
-      const up = run(m, id, TileInput.Up, 120);
+      const up = run(m, id, Input.Up, 120);
       expect(up & TileEvent.Climb).toBeTruthy();
       let s = m.controller(id);
       // On top of the ladder, which is level with the platform's top (row 2: y = 96).
       expect([s.y, s.climbing, s.falling, s.x]).toEqual([3 * T, false, false, 6 * T + 16]);
-      const down = run(m, id, TileInput.Down, 120);
+      const down = run(m, id, Input.Down, 120);
       expect(down & TileEvent.Climb).toBeTruthy();
       s = m.controller(id);
       expect([s.y, s.climbing, s.falling]).toEqual([0, false, false]);
@@ -124,7 +124,7 @@ describe("scripted moves", () => {
       const coins = Array.from(m.cells.subarray(bottom, bottom + m.cols)).filter((f) => f & TileCell.Coin).length;
       expect(coins).toBe(9);
       let wrapped = 0, prev = 16;
-      run(m, id, TileInput.Right, 200, () => {
+      run(m, id, Input.Right, 200, () => {
         const s = m.controller(id);
         if (s.x < prev - m.width / 2) wrapped++;
         prev = s.x;
@@ -141,7 +141,7 @@ describe("scripted moves", () => {
   it("is hurt once by a monster it runs through, then immune", async () => {
     for (const m of await tileMaps({ ascii: [EMPTY, "          1         "] })) {
       const id = m.addController(48, 0);
-      const seen = run(m, id, TileInput.Right, 90);
+      const seen = run(m, id, Input.Right, 90);
       const s = m.controller(id);
       expect(seen & TileEvent.Hurt).toBeTruthy();
       expect(s.hits).toBe(1);
@@ -157,13 +157,13 @@ describe("scripted moves", () => {
         const id = m.addController(3 * T, 3 * T);
         let fellAt = -1, f = 0;
         while (fellAt < 0 && f++ < 100) {
-          m.setInput(id, TileInput.Right);
+          m.setInput(id, Input.Right);
           m.stepControllers(DT);
           if (m.controllerEvents(id) & TileEvent.Fall) fellAt = f;
         }
         expect(fellAt).toBeGreaterThan(0);
         run(m, id, 0, late ? 13 : 3);
-        const seen = run(m, id, TileInput.Jump, 1);
+        const seen = run(m, id, Input.Jump, 1);
         expect(!!(seen & TileEvent.Jump), `late ${late}`).toBe(!late);
       }
     }
@@ -185,7 +185,7 @@ describe("scripted moves", () => {
       let snags = 0, firstSnag = "";
       let f = 0;
       while (m.controllerX(id) < 1002 * T && f < 10000) {
-        m.setInput(id, TileInput.Right);
+        m.setInput(id, Input.Right);
         m.stepControllers(DT);
         f++;
         const s = m.controller(id);

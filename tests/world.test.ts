@@ -1,7 +1,7 @@
 // The facade: ids, growth, views, validation. Every rejected call leaves the store as it was.
 import { describe, expect, it } from "vitest";
 import { makeScene, loadScene } from "../fixtures/scenes.js";
-import { ALL_GROUPS, HitcoreError, KIND_CIRCLE, KIND_POINT, KIND_RECT, NULL_ID, type World } from "../bindings/node.js";
+import { ALL_GROUPS, HitcoreError, Kind, NULL_ID, type World } from "../bindings/node.js";
 import { refSelfPairs } from "./reference.js";
 import { BACKENDS, newWorld, pairKeys, selfPairsOf } from "./support.js";
 
@@ -30,13 +30,13 @@ describe.each(BACKENDS)("world on %s", (backend) => {
   it("adds shapes into slots and reads them back through the views", async () => {
     const w = await newWorld(backend);
     const p = w.addPoint(1, 2, 4), c = w.addCircle(3, 4, 5), r = w.addRect(6, 7, 8, 9, 2);
-    expect([w.kindOf(p), w.kindOf(c), w.kindOf(r)]).toEqual([KIND_POINT, KIND_CIRCLE, KIND_RECT]);
+    expect([w.kindOf(p), w.kindOf(c), w.kindOf(r)]).toEqual([Kind.Point, Kind.Circle, Kind.Rect]);
     const s = w.indexOf(r);
     expect([w.x[s], w.y[s], w.a[s], w.b[s], w.groups[s]]).toEqual([6, 7, 8, 9, 2]);
     expect(w.idAt(s)).toBe(r);
     expect(w.size).toBe(3);
     w.setCircle(r, 1, 1, 2);
-    expect(w.kindOf(r)).toBe(KIND_CIRCLE);
+    expect(w.kindOf(r)).toBe(Kind.Circle);
     w.setGroups(r, 8);
     expect(w.groups[s]).toBe(8);
   });
