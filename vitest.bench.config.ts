@@ -5,11 +5,16 @@
 import { defineConfig } from "vitest/config";
 import base from "./vitest.config.js";
 
+// npm test's options, without its projects (the grid's and the library's tests).
+const { projects: _, ...shared } = base.test!;
+
 export default defineConfig({
   test: {
-    ...base.test,
+    ...shared,
     include: ["tests/bench/**/*.test.ts"],
     exclude: ["**/node_modules/**"],
+    // Bundles the demo for the peers page.
+    globalSetup: ["tests/global_setup.ts"],
     fileParallelism: false,
     // check2d's ESM build has no "type": "module"; Node 20.19 detects its syntax and loads it as it
     // does for `npm run bench:peers`, where Vite's transform would look for a source map it lacks.
