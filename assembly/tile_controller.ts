@@ -5,6 +5,11 @@
 // module variable or crosses a call that is not inlined (the js backend would box it): the stepped
 // controller's reals stay in its CF_* slot, the tuning's in T_PARAMS, the step's dt and old y in the
 // scratch slots, each read into locals where it is used.
+//
+// y grows downward: gravity pulls +y, a jump and a climb up move -y. The seed is y-up; every rule
+// here that depends on up and down is the seed's mirrored, so a map turned upside down behaves as
+// the seed's player would on it, mirrored. The origin (CF_X, CF_Y) is the middle of the feet, the
+// bottom-centre of the w x h box: the box spans x - w/2 .. x + w/2 and y - h .. y.
 import {
   CELL_COIN, CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
   CI_SCORE, CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL,
@@ -15,10 +20,15 @@ import {
   T_CELLS, T_CTL_F, T_CTL_I,
 } from "../layout/tiles.ts";
 import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.ts";
-import { AT_DT, AT_OLD_Y, cellOf, flagsAt, foldX, hitsAt, lastCell, lastCol, lastRow, loadMap, normX, param, saveStats, setTh, th, tile, tileInv, width } from "./tile_map.ts";
+import {
+  AT_DT, AT_OLD_Y, cellOf, flagsAt, foldX, hitsAt, lastCell, lastCol, lastRow, loadMap, mapRows, normX, param, rowOf, saveStats, setTh, th, tile,
+  tileInv, width,
+} from "./tile_map.ts";
 
 // The seed's ten points, in this order: topLeft, topRight, middleLeft, middleRight, bottomLeft,
-// bottomRight, underLeft, underRight, ladderUp, ladderDown.
+// bottomRight, underLeft, underRight, ladderUp, ladderDown. Offsets from the feet: the top points
+// 2 pixels under the head (dy 2 - h), the bottom ones at the feet (0), the under ones a pixel below
+// them (+1), each point looked up by rowIn (on a row line: the row above).
 const TL = 0, TR = 1, ML = 2, MR = 3, BL = 4, BR = 5, UL = 6, UR = 7, LU = 8, LD = 9;
 const NPTS = 10;
 // Static scratch (not an allocation): per point dx, dy (f64) and col, row, cell, hits (i32).
@@ -76,16 +86,16 @@ function loadTuning(): void {
   hurtFrames = <i32>param(P_HURT_FRAMES);
   coinScore = <i32>param(P_COIN_SCORE);
   const w = param(P_W), h = param(P_H), px = tile() / 32; // the seed's "1" and "2" are pixels of a 32-pixel tile
-  setOffset(TL, -w / 4, h - 2 * px);
-  setOffset(TR, w / 4, h - 2 * px);
-  setOffset(ML, -w / 2, h / 2);
-  setOffset(MR, w / 2, h / 2);
+  setOffset(TL, -w / 4, 2 * px - h);
+  setOffset(TR, w / 4, 2 * px - h);
+  setOffset(ML, -w / 2, -h / 2);
+  setOffset(MR, w / 2, -h / 2);
   setOffset(BL, -w / 4, 0);
   setOffset(BR, w / 4, 0);
-  setOffset(UL, -w / 4, -px);
-  setOffset(UR, w / 4, -px);
-  setOffset(LU, 0, h / 2);
-  setOffset(LD, 0, -px);
+  setOffset(UL, -w / 4, px);
+  setOffset(UR, w / 4, px);
+  setOffset(LU, 0, -h / 2);
+  setOffset(LD, 0, px);
 }
 
 /** Each point's cell and HIT_* flags at the controller's position, into PT_INFO. */
@@ -115,15 +125,17 @@ function collide(p: i32, left: bool): bool {
   return true;
 }
 
+/** The head against the underside of point p's cell. */
 function collideUp(p: i32): bool {
-  setReal(CF_Y, <f64>row(p) * tile() - offY(p));
+  setReal(CF_Y, <f64>(row(p) + 1) * tile() - offY(p));
   setReal(CF_DY, 0);
   events |= EV_HEAD;
   return true;
 }
 
+/** The feet on the top of point p's cell. */
 function collideDown(p: i32): bool {
-  setReal(CF_Y, <f64>(row(p) + 1) * tile());
+  setReal(CF_Y, <f64>row(p) * tile());
   setReal(CF_DY, 0);
   state &= ~ST_FALLING;
   events |= EV_LANDED;
@@ -133,7 +145,7 @@ function collideDown(p: i32): bool {
 function stopClimbing(p: i32): bool {
   state &= ~ST_CLIMBING;
   setReal(CF_DY, 0);
-  if (p >= 0) setReal(CF_Y, <f64>(row(p) + 1) * tile());
+  if (p >= 0) setReal(CF_Y, <f64>row(p) * tile());
   return true;
 }
 
@@ -142,8 +154,8 @@ function checkCollision(): bool {
   const x = real(CF_X), y = real(CF_Y), dx = real(CF_DX), dy = real(CF_DY);
   const T = tile(), surface = param(P_SURFACE);
   const falling = (state & ST_FALLING) != 0;
-  const fallingUp = falling && dy > 0;
-  const fallingDown = falling && dy <= 0;
+  const fallingUp = falling && dy < 0;
+  const fallingDown = falling && dy >= 0;
   const climbing = (state & ST_CLIMBING) != 0;
   const up = (input & IN_UP) != 0, down = (input & IN_DOWN) != 0;
   const climbingDown = climbing && down;
@@ -161,9 +173,10 @@ function checkCollision(): bool {
       return true;
     }
   }
-  // Landing on a platform (or a one-way platform) or the top of a ladder.
-  if (fallingDown && has(BL, STAND) && !has(ML, SOLID) && !has(TL, SOLID) && y + offY(BL) > <f64>(row(BL) + 1) * T - surface) return collideDown(BL);
-  if (fallingDown && has(BR, STAND) && !has(MR, SOLID) && !has(TR, SOLID) && y + offY(BR) > <f64>(row(BR) + 1) * T - surface) return collideDown(BR);
+  // Landing on a platform (or a one-way platform) or the top of a ladder: feet at most `surface`
+  // below the top of their cell.
+  if (fallingDown && has(BL, STAND) && !has(ML, SOLID) && !has(TL, SOLID) && y + offY(BL) < <f64>row(BL) * T + surface) return collideDown(BL);
+  if (fallingDown && has(BR, STAND) && !has(MR, SOLID) && !has(TR, SOLID) && y + offY(BR) < <f64>row(BR) * T + surface) return collideDown(BR);
   if (fallingDown && has(LD, HIT_LADDER) && !has(LU, HIT_LADDER)) return collideDown(LD);
   // Head bumps.
   if (fallingUp && has(TL, SOLID) && !has(ML, SOLID) && !has(BL, SOLID)) return collideUp(TL);
@@ -214,7 +227,7 @@ function checkCollision(): bool {
 function startSteppingUp(dir: i32, p: i32): bool {
   stepping = dir;
   stepCount = stepFrames;
-  setReal(CF_STEP_Y, <f64>(row(p) + 1) * tile()); // the top of the step
+  setReal(CF_STEP_Y, <f64>row(p) * tile()); // the top of the step
   events |= EV_STEP;
   return false; // not a collision, as in the seed
 }
@@ -222,14 +235,16 @@ function startSteppingUp(dir: i32, p: i32): bool {
 /** A fall (from AT_OLD_Y) faster than the landing band would pass through a platform: stop the feet inside the band. */
 function sweepFall(): void {
   const x = real(CF_X), y = real(CF_Y), T = tile(), surface = param(P_SURFACE), pw = param(P_W);
-  let r = cellOf(load<f64>(AT_OLD_Y)) - 1;
+  // From the row under the old feet down to the floor row (every row below the map reads like it).
+  let r = rowOf(load<f64>(AT_OLD_Y)) + 1;
+  const floorRow = mapRows();
   const cl = cellOf(normX(x - pw / 4)), cr = cellOf(normX(x + pw / 4));
-  while (r >= -1 && <f64>(r + 1) * T - surface > y) {
+  while (r <= floorRow && <f64>r * T + surface < y) {
     if ((flagsAt(cl, r) | flagsAt(cr, r)) & (CELL_PLATFORM | CELL_ONE_WAY)) {
-      setReal(CF_Y, <f64>(r + 1) * T - surface * 0.5);
+      setReal(CF_Y, <f64>r * T + surface * 0.5);
       return;
     }
-    r--;
+    r++;
   }
 }
 
@@ -239,12 +254,12 @@ function step(): void {
   const dx = real(CF_DX);
   const wasLeft = dx < 0, wasRight = dx > 0;
   if (stepping != 0) {
-    // Stepping up: rise to the top of the step and edge forward over a few frames, unchecked.
-    const y = real(CF_Y) + tile() / <f64>stepFrames, stepY = real(CF_STEP_Y);
+    // Stepping up: rise (-y) to the top of the step and edge forward over a few frames, unchecked.
+    const y = real(CF_Y) - tile() / <f64>stepFrames, stepY = real(CF_STEP_Y);
     setReal(CF_Y, y);
     setReal(CF_X, normX(real(CF_X) + <f64>stepping * (param(P_W) / 4) / <f64>stepFrames));
     stepCount--;
-    if (stepCount <= 0 || y >= stepY) {
+    if (stepCount <= 0 || y <= stepY) {
       setReal(CF_Y, stepY);
       stepping = 0;
       stepCount = 0;
@@ -254,11 +269,11 @@ function step(): void {
     const falling = (state & ST_FALLING) != 0;
     let dy = real(CF_DY);
     let ddx: f64 = 0;
-    let ddy: f64 = falling ? -param(P_GRAVITY) : 0;
+    let ddy: f64 = falling ? param(P_GRAVITY) : 0;
     if (state & ST_CLIMBING) {
       ddy = 0;
-      if (input & IN_UP) dy = param(P_CLIMBDY);
-      else if (input & IN_DOWN) dy = -param(P_CLIMBDY);
+      if (input & IN_UP) dy = -param(P_CLIMBDY);
+      else if (input & IN_DOWN) dy = param(P_CLIMBDY);
       else dy = 0;
     }
     if (input & IN_LEFT) ddx -= param(P_ACCEL);
@@ -266,10 +281,10 @@ function step(): void {
     if (input & IN_RIGHT) ddx += param(P_ACCEL);
     else if (wasRight) ddx -= param(P_FRICTION);
     if ((input & IN_JUMP) && (!falling || fallingJump > 0)) {
-      // performJump: an instant big force for one frame.
+      // performJump: an instant big force upward (-y) for one frame.
       state &= ~ST_CLIMBING; // stopClimbing(-1): its dy = 0 is the next line
       dy = 0;
-      ddy = param(P_IMPULSE);
+      ddy = -param(P_IMPULSE);
       state |= ST_FALLING;
       fallingJump = 0;
       input &= ~IN_JUMP;
@@ -281,7 +296,7 @@ function step(): void {
     setReal(CF_Y, y);
     setReal(CF_DX, bound(dx + dt * ddx, -maxdx, maxdx));
     setReal(CF_DY, bound(dy + dt * ddy, -maxdy, maxdy));
-    if (y < oldY) {
+    if (y > oldY) {
       store<f64>(AT_OLD_Y, oldY);
       sweepFall();
     }

@@ -1,7 +1,8 @@
 // The tile map's hot loops: collision points for many entities, and swept box moves against the
 // cells (grid traversal). Free functions over the regions the tile header points at
 // (layout/tiles.ts); the facade validates everything, the core never allocates and skips
-// what it cannot use. Coordinates are y-up and f64 (see layout/tiles.ts for why).
+// what it cannot use. Coordinates are y-down and f64 (see layout/tiles.ts for the cells' rule and
+// why f64).
 import { TILES_HEADER } from "../layout/grid.ts";
 import {
   BOX_FIELDS, CELL_COIN, CELL_MONSTER_NEAR, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CONTACT_DOWN, CONTACT_LEFT,
@@ -114,7 +115,7 @@ export function saveStats(): void {
   return foldX(x, width());
 }
 
-/** The cell of coordinate v, given tileInv() and tile() (loops read them once). */
+/** The column (or the row of a box edge) of coordinate v, given tileInv() and tile() (loops read them once). */
 // @ts-ignore: decorator
 @inline export function cellIn(v: f64, inv: f64, t: f64): i32 {
   // A power-of-two tile divides exactly by multiplying with its inverse (a division costs ~4x more).
@@ -126,11 +127,31 @@ export function saveStats(): void {
   return cellIn(v, tileInv(), tile());
 }
 
+/**
+ * The row of a point at y = v: a point on the line between two rows is in the row above it (the
+ * seed's y-up rule seen in a mirror), so feet resting on a floor are in the cell above the floor.
+ */
+// @ts-ignore: decorator
+@inline export function rowIn(v: f64, inv: f64, t: f64): i32 {
+  return <i32>Math.ceil(inv != 0 ? v * inv : v / t) - 1;
+}
+
+// @ts-ignore: decorator
+@inline export function rowOf(v: f64): i32 {
+  return rowIn(v, tileInv(), tile());
+}
+
+/** Rows in the map (rows >= this are the floor, when solid). */
+// @ts-ignore: decorator
+@inline export function mapRows(): i32 {
+  return rows;
+}
+
 /** Flags of cell (col, row): outside the map, rows below are the floor, columns beside are walls. */
 export function flagsAt(col: i32, row: i32): i32 {
   cellsVisited++;
-  if (row < 0) return floorSolid ? CELL_PLATFORM : 0;
-  if (row >= rows) return 0;
+  if (row < 0) return 0;
+  if (row >= rows) return floorSolid ? CELL_PLATFORM : 0;
   if (wrap) {
     if (col < 0 || col >= cols) {
       col = col % cols;
@@ -217,12 +238,13 @@ export function exactHits(): i32 {
 }
 
 /**
- * The HIT_* flags of the point (px, py), already normalised: pointHits of its cell, then the exact
- * checks where its cell asks for them. inv and t are tileInv() and tile(). Sets what pointHits sets.
+ * The HIT_* flags of the point (px, py), already normalised: pointHits of its cell (column cellIn,
+ * row rowIn), then the exact checks where its cell asks for them. inv and t are tileInv() and
+ * tile(). Sets what pointHits sets.
  */
 // @ts-ignore: decorator
 @inline export function hitsAt(px: f64, py: f64, inv: f64, t: f64): i32 {
-  let h = pointHits(cellIn(px, inv, t), cellIn(py, inv, t));
+  let h = pointHits(cellIn(px, inv, t), rowIn(py, inv, t));
   if (lastExact != 0) {
     store<f64>(AT_QX, px);
     store<f64>(AT_QY, py);
@@ -274,13 +296,14 @@ export function collidePoints(count: i32): i32 {
 
 let contact: i32 = 0;
 
-/** Moves a box (min corner x, y; size w, h) by dx along x, stopping at the first solid column it enters. */
+/** Moves a box (top-left x, y; size w, h) by dx along x, stopping at the first solid column it enters. */
 function sweepX(x: f64, y: f64, w: f64, h: f64, dx: f64): f64 {
   // The rows the box covers; a box resting exactly on a row's top does not cover it, so a run of
   // floor tiles below it is never in the way (no seams to snag on).
   let r0 = cellOf(y + eps()), r1 = <i32>Math.ceil((y + h - eps()) / tile()) - 1;
-  if (r1 < r0) r1 = r0;
-  // Rows below the map all read like row -1 and rows above like row `rows`.
+  if (r1 < r0) r0 = r1; // thinner than twice the tolerance: the upper of the two rows
+  // Rows above the map all read like row -1 and rows below like row `rows`. Each column is read
+  // from the bottom row up, so a map and its mirror image visit as many cells.
   if (r0 < -1) r0 = -1;
   if (r1 > rows) r1 = rows;
   if (dx > 0) {
@@ -289,7 +312,7 @@ function sweepX(x: f64, y: f64, w: f64, h: f64, dx: f64): f64 {
     // On a wrapping map, a band with no solid cell in `cols` columns has none at all.
     if (wrap && cTo - cFrom > cols) cTo = cFrom + cols;
     for (let c = cFrom; c <= cTo; c++) {
-      for (let r = r0; r <= r1; r++) {
+      for (let r = r1; r >= r0; r--) {
         if (solidSide(c, r)) {
           contact |= CONTACT_RIGHT;
           return <f64>c * tile() - w;
@@ -301,7 +324,7 @@ function sweepX(x: f64, y: f64, w: f64, h: f64, dx: f64): f64 {
     let cTo = cellOf(x + dx + eps());
     if (wrap && cFrom - cTo > cols) cTo = cFrom - cols;
     for (let c = cFrom; c >= cTo; c--) {
-      for (let r = r0; r <= r1; r++) {
+      for (let r = r1; r >= r0; r--) {
         if (solidSide(c, r)) {
           contact |= CONTACT_LEFT;
           return <f64>(c + 1) * tile();
@@ -312,7 +335,7 @@ function sweepX(x: f64, y: f64, w: f64, h: f64, dx: f64): f64 {
   return x + dx;
 }
 
-/** Moves a box by dy along y; one-way cells stop it only on the way down (it enters them from above). */
+/** Moves a box by dy along y; one-way cells stop it only on the way down (+y: it enters them from above). */
 function sweepY(x: f64, y: f64, w: f64, h: f64, dy: f64): f64 {
   let c0 = cellOf(x + eps()), c1 = <i32>Math.ceil((x + w - eps()) / tile()) - 1;
   if (c1 < c0) c1 = c0;
@@ -322,33 +345,34 @@ function sweepY(x: f64, y: f64, w: f64, h: f64, dy: f64): f64 {
     if (c0 < -1) c0 = -1;
     if (c1 > cols) c1 = cols;
   }
-  if (dy < 0) {
-    let rFrom = cellOf(y + eps()) - 1;
-    let rTo = cellOf(y + dy + eps());
-    if (rFrom > rows - 1) rFrom = rows - 1; // rows above the map are empty
+  if (dy > 0) {
+    // Down: the rows below the box's bottom edge, nearest first.
+    let rFrom = <i32>Math.ceil((y + h - eps()) / tile());
+    let rTo = <i32>Math.ceil((y + h + dy - eps()) / tile()) - 1;
+    if (rFrom < 0) rFrom = 0; // rows above the map are empty
     if (floorSolid) {
-      if (rTo < -1) rTo = -1;
-    } else if (rTo < 0) {
-      rTo = 0;
+      if (rTo > rows) rTo = rows;
+    } else if (rTo > rows - 1) {
+      rTo = rows - 1;
     }
-    for (let r = rFrom; r >= rTo; r--) {
+    for (let r = rFrom; r <= rTo; r++) {
       for (let c = c0; c <= c1; c++) {
         if (solidBelow(c, r)) {
           contact |= CONTACT_DOWN;
-          return <f64>(r + 1) * tile();
+          return <f64>r * tile() - h;
         }
       }
     }
-  } else if (dy > 0) {
-    let rFrom = <i32>Math.ceil((y + h - eps()) / tile());
-    let rTo = <i32>Math.ceil((y + h + dy - eps()) / tile()) - 1;
-    if (!floorSolid && rFrom < 0) rFrom = 0;
-    if (rTo > rows - 1) rTo = rows - 1;
-    for (let r = rFrom; r <= rTo; r++) {
+  } else if (dy < 0) {
+    let rFrom = cellOf(y + eps()) - 1;
+    let rTo = cellOf(y + dy + eps());
+    if (!floorSolid && rFrom > rows - 1) rFrom = rows - 1;
+    if (rTo < 0) rTo = 0;
+    for (let r = rFrom; r >= rTo; r--) {
       for (let c = c0; c <= c1; c++) {
         if (solidSide(c, r)) {
           contact |= CONTACT_UP;
-          return <f64>r * tile() - h;
+          return <f64>(r + 1) * tile();
         }
       }
     }

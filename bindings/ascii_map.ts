@@ -1,18 +1,18 @@
 // The tower seed's ASCII map format: `X` platform, `H` ladder, `o` coin, `0`-`3` monsters, space
-// empty; plus `-` one-way platform and `^` spikes. The first line is the TOP row of the map (row
-// rows - 1 in the y-up world). Pure TS, run once at load time.
+// empty; plus `-` one-way platform and `^` spikes. The first line is the top row of the map, row 0
+// (y grows downward, as the text reads). Pure TS, run once at load time.
 import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE } from "../layout/tiles.js";
 import { HitcoreError } from "./validate.js";
 
-/** A map ready to load into a TileMap: cell flags (row 0 at the bottom) and monster spawns. */
+/** A map ready to load into a TileMap: cell flags (row 0 at the top) and monster spawns. */
 export interface ParsedTileMap {
   cols: number;
   rows: number;
   /** Tile size the source declares (Tiled's tilewidth); undefined for ASCII maps. */
   tileSize?: number;
-  /** CELL_* flags, index row * cols + col, row 0 at the bottom. */
+  /** CELL_* flags, index row * cols + col, row 0 at the top. */
   cells: Uint8Array;
-  /** Monster spawns as (col, row, type) triples, row 0 at the bottom. */
+  /** Monster spawns as (col, row, type) triples, row 0 at the top. */
   monsters: Int32Array;
 }
 
@@ -55,9 +55,8 @@ export function parseAsciiMap(source: readonly string[] | string): ParsedTileMap
   const cells = new Uint8Array(cols * rows);
   const spawns = new Int32Array(3 * monsters);
   let m = 0;
-  for (let line = 0; line < rows; line++) {
-    const row = rows - 1 - line; // y-up: the first line is the top
-    const text = lines[line];
+  for (let row = 0; row < rows; row++) {
+    const text = lines[row];
     for (let c = 0; c < cols; c++) {
       const ch = text[c];
       if (ch >= "0" && ch <= "3") {

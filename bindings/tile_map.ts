@@ -1,6 +1,7 @@
 // The tile map facade: one TileMap over either kernel (wasm core or its js translation). It owns the
 // layout, growth and validation; the kernels run the loops (assembly/tile_map.ts,
-// assembly/tile_controller.ts). Coordinates are y-up, row 0 at the bottom (layout/tiles.ts).
+// assembly/tile_controller.ts). Coordinates are y-down, row 0 at the top; a point on the line
+// between two rows counts in the row above it (layout/tiles.ts says why).
 //
 // Regions, in this order from the arena base (N = cols * rows, M monsters, E entities, P = POINT_CAP,
 // B boxes, C controllers); every region survives growth:
@@ -9,13 +10,13 @@
 //   cells       u8[N]          CELL_* flags
 //   monHead     i32[N]         first monster per cell
 //   monNext     i32[M]         next monster in the same cell
-//   monBox      f64[4M]        x, y, w, h
+//   monBox      f64[4M]        x, y (top-left), w, h
 //   monLive     u8[M]
 //   entX, entY  f64[E]         entity origins for collidePoints
 //   outCell     i32[E * P]     } collidePoints output
 //   outHits     u8[E * P]      }
 //   outMonster  i32[E * P]     }
-//   boxes       f64[6B]        x, y, w, h, dx, dy for moveBoxes
+//   boxes       f64[6B]        x, y (top-left), w, h, dx, dy for moveBoxes
 //   boxHits     u8[B]          CONTACT_*
 //   ctlF        f64[5C]        CF_*
 //   ctlI        i32[9C]        CI_*
@@ -64,8 +65,8 @@ export interface TileControllerTuning {
   maxdx: number; // 8 T
   maxdy: number; // 20 T
   climbdy: number; // 4 T
-  gravity: number; // 58.8 T (9.8 x 6 meters of one tile)
-  impulse: number; // 1200 T (a one-frame force at 60 fps)
+  gravity: number; // 58.8 T (9.8 x 6 meters of one tile), pulling +y (down)
+  impulse: number; // 1200 T (a one-frame force at 60 fps), upward (-y)
   accel: number; // 4 maxdx
   friction: number; // 6 maxdx
   /** How far below a row's top a foot may be and still land on it (0.5 T). */
@@ -90,11 +91,11 @@ export interface TileMapOptions {
   tileSize?: number;
   /** x wraps around the map's width (the tower). Default false: columns beside the map are walls. */
   wrap?: boolean;
-  /** Rows below the map are solid ground (default true). Rows above are always empty. */
+  /** Rows below the map (at y >= rows x tileSize) are solid ground (default true). Rows above (y < 0) are always empty. */
   solidFloor?: boolean;
   /** Coin box width (default tileSize / 2), centred in its cell, the full cell high. */
   coinWidth?: number;
-  /** Size of monsters spawned from the map (default tileSize); at most tileSize. */
+  /** Size of monsters spawned from the map (default tileSize); at most tileSize. They stand on the bottom of their cell, centred across it. */
   monsterSize?: number;
   /** Room reserved before growing (x2): entities for collidePoints, boxes, controllers, monsters. */
   entityCapacity?: number;
@@ -157,15 +158,18 @@ function positive(name: string, v: unknown, fallback: number): number {
   return n;
 }
 
-/** The seed's ten collision points for a w x h player, relative to its origin (centred between its feet). */
+/**
+ * The seed's ten collision points for a w x h player, relative to its origin (the middle of its
+ * feet, the bottom-centre of its box), y-down: the seed's y-up offsets with dy negated.
+ */
 export function seedCollisionPoints(w: number, h: number, tileSize = 32): Float64Array {
   const px = tileSize / 32;
   return Float64Array.from([
-    -w / 4, h - 2 * px, w / 4, h - 2 * px, // top left, top right
-    -w / 2, h / 2, w / 2, h / 2, // middle left, middle right
-    -w / 4, 0, w / 4, 0, // bottom left, bottom right
-    -w / 4, -px, w / 4, -px, // under left, under right
-    0, h / 2, 0, -px, // ladder up, ladder down
+    -w / 4, 2 * px - h, w / 4, 2 * px - h, // top left, top right (2 pixels under the head)
+    -w / 2, -h / 2, w / 2, -h / 2, // middle left, middle right
+    -w / 4, 0, w / 4, 0, // bottom left, bottom right (at the feet)
+    -w / 4, px, w / 4, px, // under left, under right (a pixel below the feet)
+    0, -h / 2, 0, px, // ladder up, ladder down
   ]);
 }
 
@@ -254,7 +258,7 @@ export class TileMap {
     for (let k = 0; k < spawns; k++) {
       const col = map.monsters[3 * k], row = map.monsters[3 * k + 1];
       const inset = (T - monsterSize) / 2;
-      this.addMonster(col * T + inset, row * T, monsterSize, monsterSize, map.monsters[3 * k + 2]);
+      this.addMonster(col * T + inset, (row + 1) * T - monsterSize, monsterSize, monsterSize, map.monsters[3 * k + 2]);
     }
   }
 
@@ -323,7 +327,7 @@ export class TileMap {
 
   // ---- views ------------------------------------------------------------------------------
 
-  /** CELL_* flags per cell, index row * cols + col, row 0 at the bottom. Writable, except bit 7 (TileCell.MonsterNear), which the map keeps. */
+  /** CELL_* flags per cell, index row * cols + col, row 0 at the top. Writable, except bit 7 (TileCell.MonsterNear), which the map keeps. */
   get cells(): Uint8Array { this.views(); return this._cells; }
   /** Entity origins for collidePoints (x, y). Re-read after ensureEntities. */
   get entityX(): Float64Array { this.views(); return this._entX; }
@@ -334,11 +338,11 @@ export class TileMap {
   get pointHits(): Uint8Array { this.views(); return this._outHits; }
   /** collidePoints output: the lowest monster id whose box holds the point, or NO_MONSTER. */
   get pointMonsters(): Int32Array { this.views(); return this._outMonster; }
-  /** moveBoxes input and output: (x, y, w, h, dx, dy) per box; x, y are rewritten. */
+  /** moveBoxes input and output: (x, y, w, h, dx, dy) per box, (x, y) the top-left corner; x, y are rewritten. */
   get boxes(): Float64Array { this.views(); return this._boxes; }
   /** moveBoxes output: Contact.* per box. */
   get boxContacts(): Uint8Array { this.views(); return this._boxHits; }
-  /** Monster boxes (x, y, w, h) per monster id; read only (use moveMonster). */
+  /** Monster boxes (x, y, w, h) per monster id, (x, y) the top-left corner; read only (use moveMonster). */
   get monsterBoxes(): Float64Array { this.views(); return this._monBox; }
 
   get entityCapacity(): number { return this.caps.entities; }
@@ -375,24 +379,29 @@ export class TileMap {
     return r;
   }
 
-  /** Flags of cell (col, row), with the outside rules: floor below, walls beside (unless wrapping), air above. */
+  /** Flags of cell (col, row), with the outside rules: floor below (row >= rows), walls beside (unless wrapping), air above (row < 0). */
   cellAt(col: number, row: number): number {
     if (!Number.isInteger(col) || !Number.isInteger(row)) throw new HitcoreError("INVALID_ARGUMENT", `cellAt takes integer col and row, got ${describe(col)}, ${describe(row)}.`);
-    if (row < 0) return this.solidFloor ? CELL_PLATFORM : 0;
-    if (row >= this.rows) return 0;
+    if (row < 0) return 0;
+    if (row >= this.rows) return this.solidFloor ? CELL_PLATFORM : 0;
     if (this.wrap) col = ((col % this.cols) + this.cols) % this.cols;
     else if (col < 0 || col >= this.cols) return CELL_PLATFORM;
     return this.cells[row * this.cols + col];
   }
 
-  /** Flags of the cell under world point (x, y). */
+  /** Flags of the cell holding world point (x, y) (on the line between two rows: the row above). */
   flagsAt(x: number, y: number): number {
     this.checkCoord("x", x);
     this.checkCoord("y", y);
     const T = this.tileSize;
     let col = Math.floor(this.normalizeX(x) / T);
     if (this.wrap && col >= this.cols) col = this.cols - 1;
-    return this.cellAt(col, Math.floor(y / T));
+    return this.cellAt(col, this.pointRow(y));
+  }
+
+  /** The row of a point at y: a point on the line between two rows is in the row above it (layout/tiles.ts). */
+  private pointRow(y: number): number {
+    return Math.ceil(y / this.tileSize) - 1;
   }
 
   /** The seed-002 grid check: may a point move to (x, y)? False in a platform, a wall or the floor. */
@@ -412,7 +421,7 @@ export class TileMap {
 
   // ---- monsters ---------------------------------------------------------------------------
 
-  /** Adds a monster box (min corner x, y; w, h at most tileSize); returns its id. */
+  /** Adds a monster box (top-left corner x, y; w, h at most tileSize), its centre inside the map; returns its id. */
   addMonster(x: number, y: number, w: number, h: number, type = 0): number {
     this.checkMonsterBox(x, y, w, h);
     const id = this.monsterFree.length > 0 ? this.monsterFree[this.monsterFree.length - 1] : this.monsterTop;
@@ -457,7 +466,7 @@ export class TileMap {
     const T = this.tileSize;
     if (!(w >= 0 && w <= T) || !(h >= 0 && h <= T)) throw new HitcoreError("INVALID_ARGUMENT", `monster size must be within 0..tileSize (${T}), got ${describe(w)} x ${describe(h)}; split bigger monsters.`);
     const cx = this.normalizeX(x + w / 2), cy = y + h / 2;
-    if (cy < 0 || cy >= this.height || (!this.wrap && (cx < 0 || cx >= this.width))) {
+    if (cy < 0 || cy > this.height || (!this.wrap && (cx < 0 || cx >= this.width))) {
       throw new HitcoreError("INVALID_ARGUMENT", `monster centre (${cx}, ${cy}) is outside the map (0..${this.width} x 0..${this.height}); monsters live inside it.`);
     }
   }
@@ -466,7 +475,7 @@ export class TileMap {
     const b = this._monBox, T = this.tileSize;
     let col = Math.floor(this.normalizeX(b[4 * id] + b[4 * id + 2] / 2) / T);
     if (col >= this.cols) col = this.cols - 1;
-    const row = Math.min(this.rows - 1, Math.floor((b[4 * id + 1] + b[4 * id + 3] / 2) / T));
+    const row = Math.max(0, this.pointRow(b[4 * id + 1] + b[4 * id + 3] / 2));
     return row * this.cols + col;
   }
 
@@ -483,12 +492,12 @@ export class TileMap {
     this.coverMonster(id, 1);
   }
 
-  /** Counts the monster in every cell its closed box touches, keeping CELL_MONSTER_NEAR in step. */
+  /** Counts the monster in every cell a point of its closed box can be in, keeping CELL_MONSTER_NEAR in step. */
   private coverMonster(id: number, delta: number): void {
     const b = this._monBox, T = this.tileSize, cols = this.cols, rows = this.rows;
     const x = b[4 * id], y = b[4 * id + 1];
     const c0 = Math.floor(x / T), c1 = Math.floor((x + b[4 * id + 2]) / T);
-    const r0 = Math.max(0, Math.floor(y / T)), r1 = Math.min(rows - 1, Math.floor((y + b[4 * id + 3]) / T));
+    const r0 = Math.max(0, this.pointRow(y)), r1 = Math.min(rows - 1, this.pointRow(y + b[4 * id + 3]));
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         let cc = c;
@@ -573,7 +582,7 @@ export class TileMap {
 
   // ---- controllers ------------------------------------------------------------------------
 
-  /** Adds a platformer controller with its origin (centred between its feet) at (x, y); returns its id. */
+  /** Adds a platformer controller with its origin (the middle of its feet, the bottom-centre of its box) at (x, y); returns its id. */
   addController(x: number, y: number): number {
     this.checkCoord("controller x", x);
     this.checkCoord("controller y", y);

@@ -14,10 +14,10 @@
 //     rotated ones) carry no shape the stores take: skipped.
 //   - layer offsets add up through groups; a tile layer's must be whole tiles. Parallax only moves
 //     a layer on screen: collision uses the positions Tiled shows with the camera at the origin.
-// Cells are converted to the tile map's world: y-up with the origin at the cells' bottom-left
-// corner, in Tiled's pixels (one tile = tilewidth). Objects keep Tiled's y-down frame, with the
-// origin at the cells' top-left corner (Tiled's own pixels for a finite map): no flip. Polygons are
-// made counter-clockwise as drawn (a negative shoelace sum in y-down coordinates).
+// Cells and objects share one frame, Tiled's own: y-down pixels (one tile = tilewidth) with the
+// origin at the cells' top-left corner (Tiled's origin for a finite map), Tiled's rows as they are
+// (its first row is row 0): no flip. Polygons are made counter-clockwise as drawn (a negative
+// shoelace sum in y-down coordinates).
 // The file may be hostile: every pass is linear in its size, nothing recurses as deep as the file
 // nests (group layers and class values are walked with explicit stacks), properties land in
 // objects without a prototype, every declared size is checked against the budget before anything
@@ -47,8 +47,8 @@ export interface TiledMap extends ParsedTileMap {
   tileSize: number;
   /**
    * Tiled's pixel position (y down) of the cells' top-left corner: (0, 0), except for infinite
-   * maps, whose cells cover their chunks. World x = Tiled x - left; world y = top + rows * tileSize - Tiled y.
-   * Objects (rects, polygons) are at (Tiled x - left, Tiled y - top), y down.
+   * maps, whose cells cover their chunks. World x = Tiled x - left, world y = Tiled y - top, y down,
+   * for the cells and the objects (rects, polygons) alike.
    */
   left: number;
   top: number;
@@ -559,9 +559,9 @@ export function buildTiledMap(doc: unknown, prepared: Prepared, options: Checked
       if (gid === 0) continue;
       const meaning = meanings.get(gid);
       if (meaning === undefined) continue;
-      const col = block.x + (k % block.w) - minX, down = block.y + Math.floor(k / block.w) - minY;
-      if (col < 0 || col >= cols || down < 0 || down >= rows) continue; // moved off the map by its offset
-      const row = rows - 1 - down; // Tiled rows run down
+      // Tiled's rows run down, as the tile map's do.
+      const col = block.x + (k % block.w) - minX, row = block.y + Math.floor(k / block.w) - minY;
+      if (col < 0 || col >= cols || row < 0 || row >= rows) continue; // moved off the map by its offset
       cells[row * cols + col] |= meaning & 0xff;
       if (meaning >> 8) {
         if (spawned === 3 * MAX_SPAWNS) fail(`${block.where} holds more than ${MAX_SPAWNS} monster tiles; place fewer monsters.`);

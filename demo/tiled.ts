@@ -101,11 +101,10 @@ async function load(name: string, backend: Backend): Promise<void> {
   const loaded = addLevelObjects(map, { platforms });
   const objectParts = [...loaded.polygonParts.flat(), ...loaded.rectPolyhedra];
   const width = map.cols * T, height = map.rows * T;
-  // Platform and one-way cells as boxes, merged into runs along each row. The platforms (and the
-  // objects) are y-down in Tiled's pixels; the cells are y-up, row 0 at the bottom: its top edge is
-  // at height - T.
+  // Platform and one-way cells as boxes, merged into runs along each row. The cells, the objects and
+  // the platforms share Tiled's y-down pixels: row r spans r T .. (r + 1) T.
   for (let row = 0; row < map.rows; row++) {
-    const top = height - (row + 1) * T;
+    const top = row * T;
     for (let col = 0; col < map.cols;) {
       if (!(map.cells[row * map.cols + col] & (TileCell.Platform | TileCell.OneWay))) { col++; continue; }
       const start = col;
@@ -130,7 +129,6 @@ function draw(s: Scene): void {
   const { map, platforms } = s;
   const T = map.tileSize;
   const scale = Math.min(canvas.width / (map.cols * T), canvas.height / (map.rows * T));
-  const H = map.rows * T;
   ctx.fillStyle = "#0c0c14";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.save();
@@ -143,13 +141,13 @@ function draw(s: Scene): void {
       if (colour === undefined) continue;
       ctx.fillStyle = colour[1];
       const inset = c & TileCell.Coin ? T / 4 : 0;
-      ctx.fillRect(col * T + inset, H - (row + 1) * T + inset, T - 2 * inset, T - 2 * inset);
+      ctx.fillRect(col * T + inset, row * T + inset, T - 2 * inset, T - 2 * inset);
     }
   }
   for (let m = 0; m < map.monsters.length; m += 3) {
     ctx.fillStyle = "#d04ad0";
     ctx.beginPath();
-    ctx.arc((map.monsters[m] + 0.5) * T, H - (map.monsters[m + 1] + 0.5) * T, T * 0.4, 0, 2 * Math.PI);
+    ctx.arc((map.monsters[m] + 0.5) * T, (map.monsters[m + 1] + 0.5) * T, T * 0.4, 0, 2 * Math.PI);
     ctx.fill();
   }
   ctx.lineWidth = 1 / scale;
@@ -157,7 +155,7 @@ function draw(s: Scene): void {
     const v = platforms.vertices(id);
     if (v === null) continue;
     ctx.beginPath();
-    for (let i = 0; i < v.length; i += 2) ctx.lineTo(v[i], v[i + 1]); // y-down, as the canvas
+    for (let i = 0; i < v.length; i += 2) ctx.lineTo(v[i], v[i + 1]); // y-down, as the canvas and the cells
     ctx.closePath();
     ctx.fillStyle = "rgba(90, 200, 255, 0.18)";
     ctx.fill();

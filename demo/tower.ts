@@ -113,7 +113,7 @@ async function start(backend: Backend): Promise<void> {
   try {
     const map = (await createWorld({ backend, wasm: wasmUrl })).addTileMap({ ascii: SEED_TOWER, tileSize: T, wrap: true, monsterSize: 24 });
     if (mine !== generation) return;
-    const player = map.addController(T / 2, 0);
+    const player = map.addController(T / 2, map.height); // on the floor below the map
     map.setPoints(POINTS);
     const home = new Float64Array(2 * map.monsterCount);
     for (let m = 0; m < map.monsterCount; m++) { home[2 * m] = map.monsterBoxes[4 * m]; home[2 * m + 1] = m * 1.7; }
@@ -216,16 +216,18 @@ function draw(map: TileMap, px: number, py: number): void {
   const W = canvas.width, H = canvas.height, worldW = map.width;
   towerView = towerInput.checked;
   towerAngle = (2 * Math.PI) / worldW;
-  // Camera: the player in the middle (flat) or in front (tower); world y-up to screen y-down.
+  // Camera: the player in the middle (flat) or in front (tower); the world is y-down like the screen,
+  // camY the world y at the screen's top edge.
   camX = towerView ? px : px - W / 2;
-  const camY = Math.max(-T, Math.min(map.height + T - H, py + T - H / 2)); // a row of ground below row 0
-  const sy = (y: number) => H - (y - camY);
+  const camY = Math.max(-T, Math.min(map.height + T - H, py - T - H / 2)); // a row of ground below the bottom row
+  const sy = (y: number) => y - camY;
+  const ground = sy(map.height);
   ctx.fillStyle = "#0c0c14";
   ctx.fillRect(0, 0, W, H);
   ctx.fillStyle = "#2a2a3e";
-  if (towerView) ctx.fillRect(W / 2 - TOWER_RADIUS, sy(0), 2 * TOWER_RADIUS, H - sy(0));
-  else ctx.fillRect(0, sy(0), W, H - sy(0)); // the ground below row 0
-  if (towerView) { ctx.fillStyle = "#15152a"; ctx.fillRect(W / 2 - TOWER_RADIUS, 0, 2 * TOWER_RADIUS, sy(0)); }
+  if (towerView) ctx.fillRect(W / 2 - TOWER_RADIUS, ground, 2 * TOWER_RADIUS, H - ground);
+  else ctx.fillRect(0, ground, W, H - ground); // the ground below the bottom row
+  if (towerView) { ctx.fillStyle = "#15152a"; ctx.fillRect(W / 2 - TOWER_RADIUS, 0, 2 * TOWER_RADIUS, ground); }
   const c0 = towerView ? Math.floor((camX - worldW / 2) / T) : Math.floor(camX / T);
   const c1 = towerView ? Math.ceil((camX + worldW / 2) / T) : Math.ceil((camX + W) / T);
   const r0 = Math.max(0, Math.floor(camY / T)), r1 = Math.min(map.rows - 1, Math.ceil((camY + H) / T));
@@ -233,7 +235,7 @@ function draw(map: TileMap, px: number, py: number): void {
     for (let c = c0; c <= c1; c++) {
       const f = map.cellAt(c, r); // columns wrap
       if (!f || !facing((c + 0.5) * T)) continue;
-      const x = screenX(c * T), x1 = screenX((c + 1) * T), w = x1 - x, y = sy((r + 1) * T);
+      const x = screenX(c * T), x1 = screenX((c + 1) * T), w = x1 - x, y = sy(r * T);
       if (f & TileCell.Platform) { ctx.fillStyle = "#5a6b9a"; ctx.fillRect(x, y, w, T); ctx.strokeStyle = "#3d4a70"; ctx.strokeRect(x + 0.5, y + 0.5, w - 1, T - 1); }
       if (f & TileCell.Ladder) {
         const a = x + w / 4, b = x + (3 * w) / 4;
@@ -253,14 +255,14 @@ function draw(map: TileMap, px: number, py: number): void {
       const left = mb[4 * m] + shift * worldW;
       if (!facing(left + mb[4 * m + 2] / 2)) continue;
       const x = screenX(left), x1 = screenX(left + mb[4 * m + 2]);
-      if (x1 > -T && x < W + T) ctx.fillRect(x, sy(mb[4 * m + 1] + mb[4 * m + 3]), x1 - x, mb[4 * m + 3]);
+      if (x1 > -T && x < W + T) ctx.fillRect(x, sy(mb[4 * m + 1]), x1 - x, mb[4 * m + 3]);
     }
   }
-  // The player: a T x 2T box centred on its origin between its feet.
+  // The player: a T x 2T box standing on its origin, the middle of its feet.
   const hurting = map.controllerInts[CTL_I_FIELDS * 0 + CI_HURTING] > 0;
   ctx.fillStyle = hurting && probe.frames % 8 < 4 ? "#ffffff" : "#5fd3a5";
   const pl = screenX(px - T / 2);
-  ctx.fillRect(pl, sy(py + 2 * T), screenX(px + T / 2) - pl, 2 * T);
+  ctx.fillRect(pl, sy(py - 2 * T), screenX(px + T / 2) - pl, 2 * T);
   probe.pointsDrawn = 0;
   if (pointsInput.checked) {
     const pts = POINTS;

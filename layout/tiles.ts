@@ -1,35 +1,42 @@
 // The tile part's memory contract: header fields at TILES_HEADER (layout/grid.ts) and the
 // regions they point at. Compiled by both tsc and asc, so plain integer constants only.
 //
-// World coordinates are y-up, as in the tower seed: cell (col, row) covers
-// [col * T, (col + 1) * T) x [row * T, (row + 1) * T), row 0 is the bottom row (the LAST line of an
-// ASCII map), T = P_TILE. Cell index = row * cols + col. Coordinates are f64 in both kernels, so the
-// wasm cores and the js backend compute bit-identical results without rounding each step to f32.
+// World coordinates are y-down, like the screen, Tiled and the rest of the world: cell (col, row)
+// covers [col * T, (col + 1) * T) x [row * T, (row + 1) * T), row 0 is the top row (the first line
+// of an ASCII map, Tiled's first row), T = P_TILE. Cell index = row * cols + col. A point looked up
+// in the map (collision points, the controller's, flagsAt) that lies exactly on the line between two
+// rows counts in the row above it, the smaller row: the tower seed is y-up, and this is its rule
+// mirrored, which keeps feet resting on a floor in the empty cell above the floor and the seed's
+// "under" points, a pixel below the feet, in the floor. Columns: a point on a line counts in the
+// column to its right. Swept boxes need no such rule (touching a cell is not entering it).
+// Boxes (moveBoxes, monsters) are (x, y, w, h) with (x, y) the top-left corner, as rects everywhere
+// in hitcore. Coordinates are f64 in both kernels, so the wasm cores and the js backend compute
+// bit-identical results without rounding each step to f32.
 //
 // Header: one i32 per field at TILES_HEADER + 4 * field. The facade writes all of them.
 //
 //   field            meaning
 //   T_COLS, T_ROWS   map size in cells
 //   T_WRAP           1: x wraps around (the tower), 0: columns outside the map are solid walls
-//   T_FLOOR          1: rows below 0 are solid ground, 0: empty; rows above the map are always empty
+//   T_FLOOR          1: rows below the map (row >= rows) are solid ground, 0: empty; rows above it (row < 0) are always empty
 //   T_CELLS          u8[cols * rows]      CELL_* flags per cell
 //   T_MON_HEAD       i32[cols * rows]     first monster in the cell, NO_MONSTER if none
 //   T_MON_NEXT       i32[MON_CAP]         next monster in the same cell (any number per cell)
-//   T_MON_BOX        f64[4 * MON_CAP]     monster boxes (x, y, w, h), min corner, y-up; w, h <= T
+//   T_MON_BOX        f64[4 * MON_CAP]     monster boxes (x, y, w, h), top-left corner; w, h <= T
 //   T_MON_LIVE       u8[MON_CAP]          1 for a live monster
 //   T_MON_CAP        monster slots
 //   T_PARAMS         f64[PARAM_COUNT]     tile size, coin width and the controller's tuning (P_*)
-//   T_POINTS         f64[2 * POINT_CAP]   collision points (dx, dy) relative to an entity's origin
+//   T_POINTS         f64[2 * POINT_CAP]   collision points (dx, dy) relative to an entity's origin (+dy: below it)
 //   T_POINT_COUNT    points in use (<= POINT_CAP)
 //   T_ENT_X, T_ENT_Y f64[ENT_CAP]         entity origins for collidePoints
 //   T_ENT_CAP        entity slots
 //   T_OUT_CELL       i32[ENT_CAP * POINT_CAP]  cell index per (entity, point), OUTSIDE if off the map
 //   T_OUT_HITS       u8[ENT_CAP * POINT_CAP]   HIT_* per (entity, point)
 //   T_OUT_MONSTER    i32[ENT_CAP * POINT_CAP]  lowest monster id whose box holds the point, or NO_MONSTER
-//   T_BOXES          f64[BOX_FIELDS * BOX_CAP] moving boxes (x, y, w, h, dx, dy) for moveBoxes
+//   T_BOXES          f64[BOX_FIELDS * BOX_CAP] moving boxes (x, y, w, h, dx, dy) for moveBoxes, (x, y) top-left
 //   T_BOX_HITS       u8[BOX_CAP]               CONTACT_* of the last moveBoxes
 //   T_BOX_CAP        box slots
-//   T_CTL_F          f64[CTL_F_FIELDS * CTL_CAP]  controller reals (CF_*)
+//   T_CTL_F          f64[CTL_F_FIELDS * CTL_CAP]  controller reals (CF_*); origin: the middle of the feet
 //   T_CTL_I          i32[CTL_I_FIELDS * CTL_CAP]  controller integers (CI_*)
 //   T_CTL_CAP        controller slots
 //   S_T_*            written by the kernels: what the last call visited
@@ -103,8 +110,8 @@ export const HIT_SPIKE = 32;
 // Contacts of moveBoxes (u8).
 export const CONTACT_LEFT = 1;
 export const CONTACT_RIGHT = 2;
-export const CONTACT_DOWN = 4;
-export const CONTACT_UP = 8;
+export const CONTACT_DOWN = 4; // touched something below (at larger y)
+export const CONTACT_UP = 8; // touched something above (at smaller y)
 
 export const BOX_FIELDS = 6; // x, y, w, h, dx, dy
 
@@ -115,9 +122,9 @@ export const P_W = 2; // controller box width
 export const P_H = 3; // controller box height
 export const P_MAXDX = 4;
 export const P_MAXDY = 5;
-export const P_CLIMBDY = 6;
-export const P_GRAVITY = 7;
-export const P_IMPULSE = 8;
+export const P_CLIMBDY = 6; // climbing speed: Up moves -y, Down +y
+export const P_GRAVITY = 7; // pulls +y (down)
+export const P_IMPULSE = 8; // a jump's one-frame force, -y (up)
 export const P_ACCEL = 9;
 export const P_FRICTION = 10;
 export const P_SURFACE = 11; // nearRowSurface: how far below a row's top a foot may be and still land
@@ -134,11 +141,11 @@ export const P_EDGE_EPS = 20; // the edge tolerance of swept boxes, a fraction o
 export const PARAM_COUNT = 24;
 
 // Controller reals (f64 at T_CTL_F + 8 * (CTL_F_FIELDS * i + CF_*)).
-export const CF_X = 0;
+export const CF_X = 0; // the middle of the feet: the box spans x - w/2 .. x + w/2 and y - h .. y
 export const CF_Y = 1;
 export const CF_DX = 2;
 export const CF_DY = 3;
-export const CF_STEP_Y = 4; // where the current step up ends
+export const CF_STEP_Y = 4; // where the current step up ends (the step's top)
 export const CTL_F_FIELDS = 5;
 
 // Controller integers (i32 at T_CTL_I + 4 * (CTL_I_FIELDS * i + CI_*)).

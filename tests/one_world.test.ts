@@ -4,7 +4,7 @@
 // damaged, foreign or mismatched snapshot is refused with the world unchanged; ids belong to their
 // world; a disposed world refuses every call.
 import { describe, expect, it } from "vitest";
-import { HitcoreError, type World } from "../bindings/node.js";
+import { HitcoreError, Part, TileCell, type World } from "../bindings/node.js";
 import { scriptedGame } from "../fixtures/one_world.js";
 import { BACKENDS, newWorld } from "./support.js";
 
@@ -172,8 +172,10 @@ describe("loadLevel", () => {
       expect(loaded.rectLevel.instanceCount).toBe(1);
       expect(loaded.polygonParts.length).toBe(1);
       expect(loaded.platforms.polyhedronCount).toBe(loaded.polygonParts[0].length);
-      // A cast down the middle of the map meets the level's floor row.
+      // A cast down the middle of the map meets the level's floor row (Tiled's last row, its top at y = 32).
       expect(world.castSegment(40, 0, 0, 100)).toBe(true);
+      expect([world.hit.part, world.hit.shape, world.hit.y]).toEqual([Part.Tiles, 2 * 4 + 2, 32]);
+      expect([loaded.tileMap.flagsAt(40, 40), loaded.tileMap.flagsAt(40, 31)]).toEqual([TileCell.Platform, 0]);
     }
   });
 

@@ -3,6 +3,8 @@
 // (walk, jump onto a platform, climb a ladder up and down, step up, collect a row of coins, touch a
 // monster, walk across the wrap seam, the falling-jump grace); no snag over 1,000 seams; no falling
 // through a platform at any speed; and the wasm cores and the js backend in lockstep on random maps.
+// y grows downward and a controller's origin is the middle of its feet; each scene is the y-up
+// scene it replaces mirrored (feet at y -> H - y, H the map's height), expectations too.
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";
@@ -36,12 +38,12 @@ const EMPTY = " ".repeat(20);
 describe("scripted moves", () => {
   it("walks, then friction stops it dead", async () => {
     for (const m of await tileMaps({ ascii: [EMPTY, EMPTY, EMPTY] })) {
-      const id = m.addController(48, 0);
+      const id = m.addController(48, m.height); // on the floor below the map
       let last = 48;
       const seen = run(m, id, Input.Right, 30, () => {
         const s = m.controller(id);
         expect(s.x).toBeGreaterThanOrEqual(last);
-        expect([s.y, s.falling]).toEqual([0, false]);
+        expect([s.y, s.falling]).toEqual([m.height, false]);
         last = s.x;
       });
       expect(seen & (TileEvent.Wall | TileEvent.Fall)).toBe(0);
@@ -55,48 +57,48 @@ describe("scripted moves", () => {
   });
 
   it("jumps onto a platform", async () => {
-    const map = [EMPTY, "          XXXX      ", EMPTY, EMPTY]; // platform on row 2: its top is y = 96
+    const map = [EMPTY, "          XXXX      ", EMPTY, EMPTY]; // platform on row 1: its top is y = 32
     for (const m of await tileMaps({ ascii: map })) {
-      const id = m.addController(8 * T + 16, 0);
+      const id = m.addController(8 * T + 16, m.height);
       let seen = run(m, id, Input.Right | Input.Jump, 20);
       seen |= run(m, id, 0, 60);
       const s = m.controller(id);
       expect(seen & TileEvent.Jump).toBeTruthy();
       expect(seen & TileEvent.Landed).toBeTruthy();
-      expect([s.y, s.falling, s.dy]).toEqual([3 * T, false, 0]);
+      expect([s.y, s.falling, s.dy]).toEqual([T, false, 0]);
       expect(s.x).toBeGreaterThan(10 * T);
       expect(s.x).toBeLessThan(14 * T);
     }
   });
 
   it("bumps its head on a platform above", async () => {
-    const map = [EMPTY, EMPTY, "     XXXX           ", EMPTY, EMPTY]; // platform on row 2 (bottom y = 64)
+    const map = [EMPTY, EMPTY, "     XXXX           ", EMPTY, EMPTY]; // platform on row 2 (underside y = 96)
     for (const m of await tileMaps({ ascii: map })) {
-      const id = m.addController(7 * T, 0);
-      let top = 0;
-      const seen = run(m, id, Input.Jump, 60, () => { top = Math.max(top, m.controllerY(id)); });
+      const id = m.addController(7 * T, m.height);
+      let top = m.height;
+      const seen = run(m, id, Input.Jump, 60, () => { top = Math.min(top, m.controllerY(id)); });
       expect(seen & TileEvent.Head).toBeTruthy();
       // The top points sit 2 pixels under the head: the head stops at the platform's underside.
-      expect(top).toBe(2 * T - (2 * T - 2));
-      expect([m.controllerY(id), m.controller(id).falling]).toEqual([0, false]);
+      expect(top).toBe(3 * T + (2 * T - 2));
+      expect([m.controllerY(id), m.controller(id).falling]).toEqual([m.height, false]);
     }
   });
 
   it("steps up a one-tile step without stopping", async () => {
     for (const m of await tileMaps({ ascii: [EMPTY, EMPTY, "   X                "] })) {
-      const id = m.addController(16, 0);
-      let top = 0, onStep = false;
+      const id = m.addController(16, m.height);
+      let top = m.height, onStep = false;
       const seen = run(m, id, Input.Right, 60, () => {
         const s = m.controller(id);
-        top = Math.max(top, s.y);
-        if (s.x > 3 * T + 8 && s.x < 4 * T + 8 && !s.falling) { onStep = true; expect(s.y).toBe(T); }
+        top = Math.min(top, s.y);
+        if (s.x > 3 * T + 8 && s.x < 4 * T + 8 && !s.falling) { onStep = true; expect(s.y).toBe(2 * T); }
       });
       expect(seen & TileEvent.Step).toBeTruthy();
       expect(seen & TileEvent.Wall).toBe(0);
       expect(onStep).toBe(true);
-      expect(top).toBe(T);
+      expect(top).toBe(2 * T); // the step's top
       // Past the step it drops back to the floor.
-      expect([m.controllerY(id), m.controller(id).falling]).toEqual([0, false]);
+      expect([m.controllerY(id), m.controller(id).falling]).toEqual([m.height, false]);
       expect(m.controllerX(id)).toBeGreaterThan(5 * T);
     }
   });
@@ -104,23 +106,23 @@ describe("scripted moves", () => {
   it("climbs a ladder up through a platform and back down", async () => {
     const map = [EMPTY, EMPTY, "    XXHXX           ", "      H             ", "      H             "];
     for (const m of await tileMaps({ ascii: map })) {
-      const id = m.addController(6 * T + 16, 0);
+      const id = m.addController(6 * T + 16, m.height);
       const up = run(m, id, Input.Up, 120);
       expect(up & TileEvent.Climb).toBeTruthy();
       let s = m.controller(id);
-      // On top of the ladder, which is level with the platform's top (row 2: y = 96).
-      expect([s.y, s.climbing, s.falling, s.x]).toEqual([3 * T, false, false, 6 * T + 16]);
+      // On top of the ladder, which is level with the platform's top (row 2: y = 64).
+      expect([s.y, s.climbing, s.falling, s.x]).toEqual([2 * T, false, false, 6 * T + 16]);
       const down = run(m, id, Input.Down, 120);
       expect(down & TileEvent.Climb).toBeTruthy();
       s = m.controller(id);
-      expect([s.y, s.climbing, s.falling]).toEqual([0, false, false]);
+      expect([s.y, s.climbing, s.falling]).toEqual([m.height, false, false]);
     }
   });
 
   it("collects the seed's bottom row of coins and walks across the wrap seam", async () => {
     for (const m of await tileMaps({ ascii: SEED_TOWER, wrap: true })) {
-      const id = m.addController(16, 0);
-      const bottom = (m.rows - 1 - (SEED_TOWER.length - 1)) * m.cols;
+      const id = m.addController(16, m.height);
+      const bottom = (SEED_TOWER.length - 1) * m.cols; // the last line: the bottom row
       const coins = Array.from(m.cells.subarray(bottom, bottom + m.cols)).filter((f) => f & TileCell.Coin).length;
       expect(coins).toBe(9);
       let wrapped = 0, prev = 16;
@@ -128,7 +130,7 @@ describe("scripted moves", () => {
         const s = m.controller(id);
         if (s.x < prev - m.width / 2) wrapped++;
         prev = s.x;
-        expect([s.y, s.falling]).toEqual([0, false]);
+        expect([s.y, s.falling]).toEqual([m.height, false]);
       });
       expect(wrapped).toBe(1);
       expect(m.controllerScore(id)).toBe(9 * 50);
@@ -140,7 +142,7 @@ describe("scripted moves", () => {
 
   it("is hurt once by a monster it runs through, then immune", async () => {
     for (const m of await tileMaps({ ascii: [EMPTY, "          1         "] })) {
-      const id = m.addController(48, 0);
+      const id = m.addController(48, m.height);
       const seen = run(m, id, Input.Right, 90);
       const s = m.controller(id);
       expect(seen & TileEvent.Hurt).toBeTruthy();
@@ -154,7 +156,7 @@ describe("scripted moves", () => {
     const map = [EMPTY, EMPTY, EMPTY, "XXXXX               ", EMPTY, EMPTY];
     for (const late of [false, true]) {
       for (const m of await tileMaps({ ascii: map })) {
-        const id = m.addController(3 * T, 3 * T);
+        const id = m.addController(3 * T, 3 * T); // on the platform (row 3, its top at 3 T)
         let fellAt = -1, f = 0;
         while (fellAt < 0 && f++ < 100) {
           m.setInput(id, Input.Right);
@@ -172,16 +174,16 @@ describe("scripted moves", () => {
   it("does not fall through a one-tile platform however fast it falls", async () => {
     const map = [...new Array(80).fill(EMPTY), "   XXXX             ", EMPTY, EMPTY];
     for (const m of await tileMaps({ ascii: map, controller: { maxdy: 400 * T } })) {
-      const id = m.addController(5 * T, 80 * T);
+      const id = m.addController(5 * T, 3 * T);
       run(m, id, 0, 240);
-      expect([m.controllerY(id), m.controller(id).falling]).toEqual([3 * T, false]);
+      expect([m.controllerY(id), m.controller(id).falling]).toEqual([80 * T, false]); // on the platform (row 80)
     }
   });
 
   it("walks 1,000 tile seams without snagging", async () => {
     const floor = "X".repeat(1100), air = " ".repeat(1100);
     for (const m of await tileMaps({ ascii: [air, air, air, floor] })) {
-      const id = m.addController(16, T);
+      const id = m.addController(16, m.height - T); // on the floor row
       let snags = 0, firstSnag = "";
       let f = 0;
       while (m.controllerX(id) < 1002 * T && f < 10000) {
@@ -189,7 +191,7 @@ describe("scripted moves", () => {
         m.stepControllers(DT);
         f++;
         const s = m.controller(id);
-        const bad = (s.events & (TileEvent.Wall | TileEvent.Fall | TileEvent.Step)) !== 0 || s.y !== T || s.falling || (f > 15 && s.dx !== 8 * T);
+        const bad = (s.events & (TileEvent.Wall | TileEvent.Fall | TileEvent.Step)) !== 0 || s.y !== m.height - T || s.falling || (f > 15 && s.dx !== 8 * T);
         if (bad && !snags++) firstSnag = `frame ${f}: ${JSON.stringify(s)}`;
       }
       expect(snags, firstSnag).toBe(0);
@@ -205,7 +207,7 @@ describe("wasm and js in lockstep", () => {
     const rnd = mulberry32(seed);
     const n = 24;
     for (let k = 0; k < n; k++) {
-      const x = Math.floor(rnd() * 30 * T), y = Math.floor(rnd() * 24) * T;
+      const x = Math.floor(rnd() * 30 * T), y = (24 - Math.floor(rnd() * 24)) * T;
       for (const m of maps) m.addController(x, y);
     }
     const inputs = new Int32Array(n);
@@ -230,7 +232,7 @@ describe("wasm and js in lockstep", () => {
     for (const ev of [TileEvent.Landed, TileEvent.Jump, TileEvent.Wall, TileEvent.Climb]) expect(events & ev, `event ${ev}`).toBeTruthy();
   });
 
-  it.each([[4, false], [5, true]])("agree with the seed's player written as the article writes it (seed %i, wrap %s)", async (seed, wrap) => {
+  it.each([[4, false], [5, true]])("agree with the seed's player written as the article writes it, mirrored into y-down (seed %i, wrap %s)", async (seed, wrap) => {
     const maps = await tileMaps({ ascii: randomAscii(30, 24, seed, 0.2), wrap, controller: { hurtFrames: 20 } });
     const ref = new RefMap(maps[0], T / 2);
     // TileControllerTuning's documented defaults for tile size T.
@@ -242,7 +244,7 @@ describe("wasm and js in lockstep", () => {
     const n = 16;
     const players: RefPlayer[] = [];
     for (let k = 0; k < n; k++) {
-      const x = Math.floor(rnd() * 30 * T), y = Math.floor(rnd() * 24) * T;
+      const x = Math.floor(rnd() * 30 * T), y = (24 - Math.floor(rnd() * 24)) * T;
       for (const m of maps) m.addController(x, y);
       players.push(new RefPlayer(ref, tuning, x, y));
     }

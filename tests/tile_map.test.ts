@@ -3,7 +3,8 @@
 // cases (points on cell edges, monsters straddling cells and the wrap seam, any number of monsters
 // in one cell, boxes flush against tiles, movers much faster than a tile per frame); boxes slide
 // across 1,000 tile seams without snagging; loaders and bad input fail with HitcoreError and leave
-// the store unchanged.
+// the store unchanged. Coordinates are y-down, row 0 on top; the scenes are the y-up scenes they
+// replace mirrored (y -> H - y for points, H - y - h for a box's top, dy -> -dy), expectations too.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
@@ -40,7 +41,7 @@ describe("ASCII maps", () => {
     for (const m of await tileMaps({ ascii: SEED_TOWER, tileSize: 32, wrap: true })) {
       expect([m.cols, m.rows]).toEqual([20, SEED_TOWER.length]);
       for (let line = 0; line < m.rows; line++) {
-        const row = m.rows - 1 - line;
+        const row = line;
         for (let col = 0; col < m.cols; col++) {
           const ch = SEED_TOWER[line][col];
           const want = ch === "X" ? TileCell.Platform : ch === "H" ? TileCell.Ladder : ch === "o" ? TileCell.Coin : 0;
@@ -50,7 +51,8 @@ describe("ASCII maps", () => {
       // Monsters 0, 0, 3, 2 in text order (top to bottom, left to right).
       expect(m.monsterCount).toBe(4);
       expect(Array.from(m.monsterTypes.subarray(0, 4))).toEqual([0, 0, 3, 2]);
-      expect(Array.from(m.monsterBoxes.subarray(0, 4))).toEqual([16 * 32, (m.rows - 1 - 9) * 32, 32, 32]);
+      // Line 9's monster stands on the bottom of its cell (row 9).
+      expect(Array.from(m.monsterBoxes.subarray(0, 4))).toEqual([16 * 32, 9 * 32, 32, 32]);
       m.validate();
     }
   });
@@ -65,19 +67,23 @@ describe("ASCII maps", () => {
 
   it("the seed-002 grid check: may a point move here", async () => {
     for (const m of await tileMaps({ ascii: ["X  ", " X "], tileSize: 10 })) {
-      expect(m.canMoveTo(5, 15)).toBe(false); // X in the top row, column 0
-      expect(m.canMoveTo(15, 15)).toBe(true);
-      expect(m.canMoveTo(15, 5)).toBe(false);
-      expect(m.canMoveTo(29.9, 19.9)).toBe(true);
-      expect(m.canMoveTo(30, 5)).toBe(false); // beside the map: a wall
-      expect(m.canMoveTo(-0.1, 5)).toBe(false);
-      expect(m.canMoveTo(5, -0.1)).toBe(false); // the floor
-      expect(m.canMoveTo(5, 25)).toBe(true); // air above
+      expect(m.canMoveTo(5, 5)).toBe(false); // X in the top row, column 0
+      expect(m.canMoveTo(15, 5)).toBe(true);
+      expect(m.canMoveTo(15, 15)).toBe(false);
+      expect(m.canMoveTo(29.9, 0.1)).toBe(true);
+      expect(m.canMoveTo(30, 15)).toBe(false); // beside the map: a wall
+      expect(m.canMoveTo(-0.1, 15)).toBe(false);
+      expect(m.canMoveTo(5, 20.1)).toBe(false); // the floor
+      expect(m.canMoveTo(5, -5)).toBe(true); // air above
+      // On the line between two rows, a point is in the row above: the floor's top edge is not in it.
+      expect(m.canMoveTo(5, 20)).toBe(true);
+      expect(m.canMoveTo(15, 10)).toBe(true);
+      expect(m.canMoveTo(15, 20)).toBe(false);
     }
     for (const m of await tileMaps({ ascii: ["X  ", " X "], tileSize: 10, wrap: true })) {
-      expect(m.canMoveTo(35, 15)).toBe(false); // wraps to column 0
-      expect(m.canMoveTo(-25, 15)).toBe(false);
-      expect(m.canMoveTo(-5, 15)).toBe(true); // column 2
+      expect(m.canMoveTo(35, 5)).toBe(false); // wraps to column 0
+      expect(m.canMoveTo(-25, 5)).toBe(false);
+      expect(m.canMoveTo(-5, 5)).toBe(true); // column 2
     }
   });
 });
@@ -87,10 +93,11 @@ async function randomPointMaps(seed: number, wrap: boolean): Promise<TileMap[]> 
   const T = 16;
   const maps = await tileMaps({ ascii: randomAscii(24, 18, seed), tileSize: T, wrap, monsterSize: 12, solidFloor: seed % 2 === 0 });
   const rnd = mulberry32(seed + 100);
+  const H = 18 * T;
   for (let k = 0; k < 40; k++) {
     const w = Math.floor(rnd() * (T + 1)), h = Math.floor(rnd() * (T + 1));
-    let x = Math.floor(rnd() * 24 * T), y = Math.floor(rnd() * (18 * T - h));
-    if (k % 8 === 0) { x = 5 * T + 2; y = 7 * T + 1; } // many in one cell
+    let x = Math.floor(rnd() * 24 * T), y = H - h - Math.floor(rnd() * (18 * T - h));
+    if (k % 8 === 0) { x = 5 * T + 2; y = H - h - (7 * T + 1); } // many in one cell
     if (wrap && k % 9 === 0) x = 24 * T - Math.floor(w / 2); // straddling the seam
     if (!wrap && x + w / 2 >= 24 * T) x = 24 * T - w;
     for (const m of maps) m.addMonster(x, y, w, h, k % 4);
@@ -116,8 +123,8 @@ describe("collision points", () => {
       for (let e = 0; e < n; e++) {
         // Integer and half-unit origins, on and off cell edges, some outside the map.
         xs[e] = Math.floor(r2() * 30 * T * 2) / 2 - 3 * T;
-        ys[e] = Math.floor(r2() * 22 * T * 2) / 2 - 2 * T;
-        if (e % 10 === 0) { xs[e] = Math.floor(r2() * 24) * T; ys[e] = Math.floor(r2() * 18) * T; }
+        ys[e] = 20 * T - Math.floor(r2() * 22 * T * 2) / 2;
+        if (e % 10 === 0) { xs[e] = Math.floor(r2() * 24) * T; ys[e] = (18 - Math.floor(r2() * 18)) * T; }
       }
     }
     void rnd;
@@ -146,7 +153,7 @@ describe("collision points", () => {
 
   it("holds any number of monsters per cell, through moves and removals", async () => {
     for (const m of await tileMaps({ cols: 4, rows: 4, tileSize: 10 })) {
-      const ids = [0, 1, 2, 3, 4].map((k) => m.addMonster(11 + k, 11, 2, 2));
+      const ids = [0, 1, 2, 3, 4].map((k) => m.addMonster(11 + k, 27, 2, 2));
       m.setPoints([0, 0]);
       const probe = (x: number, y: number) => {
         m.entityX[0] = x;
@@ -154,14 +161,14 @@ describe("collision points", () => {
         m.collidePoints(1);
         return m.pointMonsters[0];
       };
-      expect(probe(11, 12)).toBe(ids[0]);
-      expect(probe(15.5, 12)).toBe(ids[3]); // monsters 3 (14..16) and 4 (15..17): the lowest id
+      expect(probe(11, 28)).toBe(ids[0]);
+      expect(probe(15.5, 28)).toBe(ids[3]); // monsters 3 (14..16) and 4 (15..17): the lowest id
       m.removeMonster(ids[3]);
-      expect(probe(15.5, 12)).toBe(ids[4]);
-      m.moveMonster(ids[4], 28, 28); // to another cell
-      expect(probe(15.5, 12)).toBe(NO_MONSTER);
-      expect(probe(29, 29)).toBe(ids[4]);
-      const again = m.addMonster(19, 19, 2, 2); // reuses the freed id, centre in the next cell
+      expect(probe(15.5, 28)).toBe(ids[4]);
+      m.moveMonster(ids[4], 28, 10); // to another cell
+      expect(probe(15.5, 28)).toBe(NO_MONSTER);
+      expect(probe(29, 11)).toBe(ids[4]);
+      const again = m.addMonster(19, 19, 2, 2); // reuses the freed id; centre (20, 20), on a cell corner: cell (2, 1)
       expect(again).toBe(ids[3]);
       expect(probe(20, 20)).toBe(again);
       m.validate();
@@ -176,11 +183,12 @@ describe("collision points", () => {
         m.collidePoints(1);
         return [m.pointCells[0], m.pointHits[0]];
       };
-      expect(at(4, -1)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
-      expect(at(-1, 4)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
-      expect(at(24, 4)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
-      expect(at(4, 16)).toEqual([OUTSIDE_MAP, 0]);
-      expect(at(23.999, 15.999)).toEqual([5, 0]);
+      expect(at(4, 17)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
+      expect(at(-1, 12)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
+      expect(at(24, 12)).toEqual([OUTSIDE_MAP, TileHit.Blocked]);
+      expect(at(4, 0)).toEqual([OUTSIDE_MAP, 0]); // on the map's top edge: the row above it
+      expect(at(23.999, 0.001)).toEqual([2, 0]);
+      expect(at(4, 16)).toEqual([3, 0]); // on the map's bottom edge: the bottom row, not the floor
     }
   });
 });
@@ -190,18 +198,20 @@ describe("swept boxes", () => {
     const T = 8;
     const maps = await tileMaps({ ascii: randomAscii(30, 20, seed, 0.3), tileSize: T, wrap, solidFloor: seed !== 13 });
     const ref = new RefMap(maps[0], T / 2);
+    const H = 20 * T;
     const rnd = mulberry32(seed);
     const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
     const boxes: number[][] = [];
     while (boxes.length < 400) {
       const w = int(1, 3 * T), h = int(1, 3 * T);
-      // Flush against cell edges half the time.
+      // Flush against cell edges half the time (the bottom edge: y + h on a row line).
       let x = int(0, 30 * T - w), y = int(0, 20 * T - h);
       if (rnd() < 0.5) { x -= x % T; y -= y % T; }
       if (rnd() < 0.25) x = 30 * T - w - (wrap ? -int(1, w) : 0);
+      y = H - h - y;
       if (!ref.boxFree(x, y, w, h)) continue;
       const fast = rnd() < 0.3 ? 40 : 1;
-      boxes.push([x, y, w, h, int(-3 * T, 3 * T) * fast, int(-3 * T, 3 * T) * fast]);
+      boxes.push([x, y, w, h, int(-3 * T, 3 * T) * fast, -int(-3 * T, 3 * T) * fast]);
     }
     for (const m of maps) {
       m.ensureBoxes(boxes.length);
@@ -225,12 +235,13 @@ describe("swept boxes", () => {
     // A floor row and a ceiling row four tiles above it, both made of single tiles with seams between.
     const floor = "X".repeat(cols), air = " ".repeat(cols);
     for (const m of await tileMaps({ ascii: [floor, air, air, air, air, floor], tileSize: T })) {
+      // The floor row's top is at 5 T, the ceiling row's underside at T.
       const cases: { h: number; y: number; dy: number; contact: number }[] = [
-        { h: 12, y: T, dy: -2, contact: TileContact.Down }, // pressed onto the floor by gravity
-        { h: 12, y: T, dy: 0, contact: 0 }, // resting exactly on it
-        { h: 12, y: T + 0.5, dy: 0, contact: 0 }, // hovering just above
-        { h: 20, y: 5 * T - 20, dy: 3, contact: TileContact.Up }, // pushed into the ceiling
-        { h: 4 * T, y: T, dy: -1, contact: TileContact.Down }, // filling the gap exactly, floor to ceiling
+        { h: 12, y: 5 * T - 12, dy: 2, contact: TileContact.Down }, // pressed onto the floor by gravity
+        { h: 12, y: 5 * T - 12, dy: 0, contact: 0 }, // resting exactly on it
+        { h: 12, y: 5 * T - 12.5, dy: 0, contact: 0 }, // hovering just above
+        { h: 20, y: T, dy: -3, contact: TileContact.Up }, // pushed into the ceiling
+        { h: 4 * T, y: T, dy: 1, contact: TileContact.Down }, // filling the gap exactly, floor to ceiling
       ];
       for (const speed of [0.25, 1, 7, 15.5, 16, 40]) {
         for (const c of cases) {
@@ -258,33 +269,33 @@ describe("swept boxes", () => {
     const line = " ".repeat(20) + "X" + " ".repeat(200);
     for (const m of await tileMaps({ ascii: [line, line], tileSize: T })) {
       for (const speed of [400, 1000, 3333.5, 100000]) {
-        m.boxes.set([2, 3, 5, 5, speed, 0], 0);
-        m.boxes.set([30 * T - 7, 20, 6, 6, -speed, 0], 6);
+        m.boxes.set([2, 24, 5, 5, speed, 0], 0);
+        m.boxes.set([30 * T - 7, 6, 6, 6, -speed, 0], 6);
         m.moveBoxes(2);
         expect(m.boxes[0]).toBe(20 * T - 5);
         expect(m.boxContacts[0]).toBe(TileContact.Right);
         expect(m.boxes[6]).toBe(21 * T);
         expect(m.boxContacts[1]).toBe(TileContact.Left);
       }
-      // Falling from far above onto the floor, and onto a one-tile floor piece.
-      m.boxes.set([2, 1e6, 5, 5, 0, -2e6], 0);
+      // Falling from far above onto the floor (its top at 2 T), and onto a one-tile floor piece (at 0).
+      m.boxes.set([2, 2 * T - 1e6 - 5, 5, 5, 0, 2e6], 0);
       m.moveBoxes(1);
-      expect([m.boxes[1], m.boxContacts[0]]).toEqual([0, TileContact.Down]);
-      m.boxes.set([20 * T + 3, 1e5, 5, 5, 0, -2e5], 0);
+      expect([m.boxes[1], m.boxContacts[0]]).toEqual([2 * T - 5, TileContact.Down]);
+      m.boxes.set([20 * T + 3, 2 * T - 1e5 - 5, 5, 5, 0, 2e5], 0);
       m.moveBoxes(1);
-      expect([m.boxes[1], m.boxContacts[0]]).toEqual([2 * T, TileContact.Down]);
+      expect([m.boxes[1], m.boxContacts[0]]).toEqual([-5, TileContact.Down]);
     }
   });
 
   it("one-way platforms stop what comes down onto them and let everything else through", async () => {
     for (const m of await tileMaps({ ascii: ["     ", "  -  ", "     "], tileSize: 10 })) {
-      m.boxes.set([21, 25, 5, 5, 0, -10], 0); // from above: lands on top (y 20)
-      m.boxes.set([21, 2, 5, 5, 0, 20], 6); // from below: passes through
-      m.boxes.set([5, 12, 5, 5, 20, 0], 12); // sideways: passes through
+      m.boxes.set([21, 0, 5, 5, 0, 10], 0); // from above: lands on top (y 10, its bottom at 10)
+      m.boxes.set([21, 23, 5, 5, 0, -20], 6); // from below: passes through
+      m.boxes.set([5, 13, 5, 5, 20, 0], 12); // sideways: passes through
       m.moveBoxes(3);
-      expect(Array.from(m.boxes.subarray(0, 2))).toEqual([21, 20]);
-      expect(Array.from(m.boxes.subarray(6, 8))).toEqual([21, 22]);
-      expect(Array.from(m.boxes.subarray(12, 14))).toEqual([25, 12]);
+      expect(Array.from(m.boxes.subarray(0, 2))).toEqual([21, 5]);
+      expect(Array.from(m.boxes.subarray(6, 8))).toEqual([21, 3]);
+      expect(Array.from(m.boxes.subarray(12, 14))).toEqual([25, 13]);
       expect(Array.from(m.boxContacts.subarray(0, 3))).toEqual([TileContact.Down, 0, 0]);
     }
   });
@@ -341,7 +352,7 @@ describe("rejected calls leave the store unchanged", () => {
   it("grows its stores (x2) and keeps their contents", async () => {
     for (const m of await tileMaps({ ascii: SEED_TOWER, tileSize: 32, entityCapacity: 2, boxCapacity: 1, monsterCapacity: 1, controllerCapacity: 1 })) {
       const ids: number[] = [];
-      for (let k = 0; k < 9; k++) ids.push(m.addMonster(32 * k + 1, 33, 8, 8, k));
+      for (let k = 0; k < 9; k++) ids.push(m.addMonster(32 * k + 1, m.height - 41, 8, 8, k));
       const cells = Array.from(m.cells);
       const c0 = m.addController(16, 0), c1 = m.addController(48, 0);
       m.setInput(c1, 2);
@@ -356,7 +367,7 @@ describe("rejected calls leave the store unchanged", () => {
       expect(m.controllerX(c1)).toBe(48);
       m.validate();
       m.setPoints([0, 0]);
-      m.entityX[99] = 32 * 3 + 4; m.entityY[99] = 34;
+      m.entityX[99] = 32 * 3 + 4; m.entityY[99] = m.height - 34;
       m.collidePoints(100);
       expect(m.pointMonsters[99 * 1]).toBe(ids[3]);
     }

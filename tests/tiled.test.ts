@@ -55,16 +55,16 @@ function expectMalformed(map: unknown, text: RegExp): void {
 }
 
 describe("Tiled maps", () => {
-  it("turns tile layers into cells by tile properties, bottom row first", () => {
+  it("turns tile layers into cells by tile properties, Tiled's rows as they are (top row first)", () => {
     const m = parseTiledMap(smallMap());
     expect([m.cols, m.rows, m.tileSize]).toEqual([4, 3, 16]);
-    // Tiled's last data row is the map's row 0.
+    // Tiled's first data row is the map's row 0, the top.
     expect(Array.from(m.cells)).toEqual([
-      TileCell.Platform, TileCell.Ladder, TileCell.Platform, TileCell.Platform, // decoration + the flipped platform from the group layer
-      0, TileCell.Ladder, TileCell.OneWay, 0,
       0, TileCell.Coin, 0, 0, // the monster tile is a spawn, not a flag
+      0, TileCell.Ladder, TileCell.OneWay, 0,
+      TileCell.Platform, TileCell.Ladder, TileCell.Platform, TileCell.Platform, // decoration + the flipped platform from the group layer
     ]);
-    expect(Array.from(m.monsters)).toEqual([3, 2, 2]);
+    expect(Array.from(m.monsters)).toEqual([3, 0, 2]);
   });
 
   it("hands object layers over as typed data in Tiled's y-down pixels", () => {
@@ -87,9 +87,10 @@ describe("Tiled maps", () => {
     for (const backend of BACKENDS) {
       const tm = await newTileMap({ tiled: smallMap(), ...(await backendOptions(backend)) });
       expect(tm.tileSize).toBe(16);
-      expect(tm.cellAt(1, 2)).toBe(TileCell.Coin);
+      expect(tm.cellAt(1, 0)).toBe(TileCell.Coin);
       expect(tm.monsterCount).toBe(1);
-      expect(Array.from(tm.monsterBoxes.subarray(0, 4))).toEqual([48, 32, 16, 16]);
+      // The monster tile's cell is Tiled's (48, 0) to (64, 16): the monster stands in it, its top-left there.
+      expect(Array.from(tm.monsterBoxes.subarray(0, 4))).toEqual([48, 0, 16, 16]);
       expect(tm.monsterTypes[0]).toBe(2);
       expect(Array.from(tm.objects.rects)).toEqual([8, 4, 10, 6]);
       tm.validate();
@@ -103,7 +104,7 @@ describe("Tiled maps", () => {
     ground.data = Buffer.from(gids.buffer).toString("base64");
     ground.encoding = "base64";
     const only = parseTiledMap(map, { tileLayers: ["ground"] });
-    expect(Array.from(only.cells.subarray(0, 4))).toEqual([TileCell.Platform, TileCell.Ladder, TileCell.Platform, 0]);
+    expect(Array.from(only.cells.subarray(8))).toEqual([TileCell.Platform, TileCell.Ladder, TileCell.Platform, 0]); // the bottom row
   });
 
   it("rejects malformed maps, naming the field", () => {
@@ -178,7 +179,7 @@ describe("Tiled maps as a hostile file would be", () => {
     let layer: Record<string, unknown> = tileLayer([1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
     for (let d = 0; d < 20000; d++) layer = { type: "group", name: `g${d}`, layers: [layer] };
     const m = parseTiledMap(withLayers([layer]));
-    expect(Array.from(m.cells.subarray(8))).toEqual([TileCell.Platform, TileCell.Platform, TileCell.Platform, TileCell.Platform]);
+    expect(Array.from(m.cells.subarray(0, 4))).toEqual([TileCell.Platform, TileCell.Platform, TileCell.Platform, TileCell.Platform]);
     // A refusal deep inside names the whole path.
     let bad: Record<string, unknown> = { type: "weird" };
     for (let d = 0; d < 3000; d++) bad = { type: "group", layers: [bad] };
@@ -204,7 +205,7 @@ describe("Tiled maps as a hostile file would be", () => {
       expect(props.hasOwnProperty).toBe(3);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect((props as Record<string, unknown>).polluted).toBeUndefined();
-      expect(m.cells[0]).toBe(TileCell.Platform);
+      expect(m.cells[2 * m.cols]).toBe(TileCell.Platform);
     }
   });
 
@@ -335,7 +336,7 @@ describe("Tiled features", () => {
     const m = loadTiledMapSync(fixture("chunks.tmj"), { resolve: fixture });
     // Chunks span x -16..32 and y -16..16 (tiles): 48 x 32 cells whose top-left is Tiled's (-256, -256) px.
     expect([m.cols, m.rows, m.left, m.top]).toEqual([48, 32, -256, -256]);
-    const at = (tx: number, ty: number) => m.cells[(m.rows - 1 - (ty + 16)) * m.cols + (tx + 16)];
+    const at = (tx: number, ty: number) => m.cells[(ty + 16) * m.cols + (tx + 16)];
     expect(at(-16, 15)).toBe(TileCell.Platform); // the left chunk's bottom row
     expect(at(15, 15)).toBe(TileCell.Platform);
     expect(at(-13, 10)).toBe(TileCell.Ladder);
@@ -367,7 +368,7 @@ describe("Tiled features", () => {
     const m = parseTiledMap(map);
     // The crate at Tiled (8 + 20, 4 - 14), 10 x 6: (28, -10), y-down.
     expect(Array.from(m.rects)).toEqual([28, -10, 10, 6]);
-    expect(Array.from(m.cells)).toEqual(Array.from(parseTiledMap(smallMap()).cells).map((c, i) => (i < 4 ? [TileCell.Platform, TileCell.Ladder, TileCell.Platform, 0][i] : c)));
+    expect(Array.from(m.cells)).toEqual(Array.from(parseTiledMap(smallMap()).cells).map((c, i) => (i >= 8 ? [TileCell.Platform, TileCell.Ladder, TileCell.Platform, 0][i - 8] : c)));
     // A tile layer moved by half a tile cannot land on the grid.
     map.layers[0].layers[1].offsetx = -8;
     expect(codeOf(() => parseTiledMap(map))).toEqual(["UNSUPPORTED_MAP", expect.stringMatching(/layers\[0\]\.layers\[1\] is offset by \(8, 0\) px, not a whole number of 16-px tiles/)]);
@@ -376,7 +377,7 @@ describe("Tiled features", () => {
     shifted.layers[0].offsetx = 16;
     shifted.layers.splice(1, 1);
     const s = parseTiledMap(shifted);
-    expect(Array.from(s.cells.subarray(0, 4))).toEqual([0, TileCell.Platform, TileCell.Ladder, TileCell.Platform]);
+    expect(Array.from(s.cells.subarray(8))).toEqual([0, TileCell.Platform, TileCell.Ladder, TileCell.Platform]);
   });
 
   it("loads maps of objects only, and skips rotated tile objects; rotated rectangles become polygons", async () => {

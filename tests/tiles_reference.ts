@@ -1,6 +1,12 @@
 // Brute-force references for the tile part, written straight from the seeds with plain objects:
 // the tower seed's updateCollisionPoint (every monster tested, no cell lists), and a box moved one
 // unit at a time, testing every cell it overlaps (no grid traversal).
+//
+// y grows downward, as in TileMap. The tower seed is y-up; its player is converted here by
+// mirroring (y -> -y) every rule that depends on up and down, each such line marked "mirrored", so
+// that the test compares TileMap with the seed's player on the same numbers, exactly, at the
+// documented tuning. Row 0 is the top row; a point on the line between two rows is in the row above
+// it (the seed's floor() of a y-up row, mirrored: ceil() - 1).
 import type { TileMap } from "../bindings/node.js";
 
 interface RefCell {
@@ -59,12 +65,12 @@ export class RefMap {
     return r;
   }
 
-  /** The seed's getCell, with the outside rules: ground below, walls beside (unless wrapping), air above. */
+  /** The seed's getCell, with the outside rules: ground below (row >= rows), walls beside (unless wrapping), air above (row < 0). */
   getCell(row: number, col: number): RefCell {
     const solid = { platform: true, ladder: false, coin: false, oneWay: false, spike: false };
     const air = { platform: false, ladder: false, coin: false, oneWay: false, spike: false };
-    if (row < 0) return this.floor ? solid : air;
-    if (row >= this.rows) return air;
+    if (row < 0) return air;
+    if (row >= this.rows) return this.floor ? solid : air;
     if (this.wrap) col = ((col % this.cols) + this.cols) % this.cols;
     else if (col < 0 || col >= this.cols) return solid;
     return this.map[row][col];
@@ -77,7 +83,7 @@ export class RefMap {
     const px = this.normalizex(x + dx), py = y + dy;
     let col = Math.floor(px / T);
     if (this.wrap && col >= this.cols) col = this.cols - 1;
-    const row = Math.floor(py / T);
+    const row = Math.ceil(py / T) - 1; // mirrored: on a row line, the row above
     const cell = this.getCell(row, col);
     const inside = row >= 0 && row < this.rows && col >= 0 && col < this.cols;
     let hits = (cell.platform ? 1 : 0) | (cell.ladder ? 2 : 0) | (cell.oneWay ? 16 : 0) | (cell.spike ? 32 : 0);
@@ -93,7 +99,7 @@ export class RefMap {
     return { cell: inside ? row * this.cols + col : -1, hits, monster };
   }
 
-  /** Solid for a box moving sideways or up: platforms only. */
+  /** Solid for a box moving sideways or up (-y): platforms only. */
   private solidAt(col: number, row: number): boolean {
     return this.getCell(row, col).platform;
   }
@@ -110,9 +116,10 @@ export class RefMap {
   }
 
   /**
-   * Moves a box one unit at a time, x then y; a step into a solid cell is refused and ends that
-   * axis with a contact. One-way cells stop only a box whose bottom is on or above their top.
-   * Integer coordinates only (exact unit steps). Returns [x, y, contacts].
+   * Moves a box (x, y its top-left corner) one unit at a time, x then y; a step into a solid cell
+   * is refused and ends that axis with a contact. One-way cells stop only a box moving down (+y)
+   * whose bottom is on or above their top. Integer coordinates only (exact unit steps). Returns
+   * [x, y, contacts].
    */
   moveBox(x: number, y: number, w: number, h: number, dx: number, dy: number): [number, number, number] {
     let contacts = 0;
@@ -127,10 +134,10 @@ export class RefMap {
     x = this.normalizex(x);
     const sy = Math.sign(dy);
     for (let k = 0; k < Math.abs(dy); k++) {
-      const bottom = y;
-      const solid = (c: number, r: number) => this.solidAt(c, r) || (sy < 0 && this.getCell(r, c).oneWay && (r + 1) * this.T <= bottom);
+      const bottom = y + h;
+      const solid = (c: number, r: number) => this.solidAt(c, r) || (sy > 0 && this.getCell(r, c).oneWay && r * this.T >= bottom);
       if (this.overlaps(x, y + sy, w, h, solid)) {
-        contacts |= sy > 0 ? 8 : 4;
+        contacts |= sy > 0 ? 4 : 8; // Down, Up
         break;
       }
       y += sy;
@@ -154,9 +161,10 @@ interface RefPoint { x: number; y: number; row: number; col: number; cell: numbe
 
 /**
  * The tower seed's player, written as the article writes it (an object with named collision
- * points, updateCollisionPoint, checkCollision and the resolutions), over RefMap's brute-force
- * point check. The parts the article leaves to its source (stepping up, the hurt timer) follow
- * TileMap's documented rules.
+ * points, updateCollisionPoint, checkCollision and the resolutions), mirrored into y-down (the
+ * lines marked "mirrored"), over RefMap's brute-force point check. The origin is the middle of the
+ * feet. The parts the article leaves to its source (stepping up, the hurt timer) follow TileMap's
+ * documented rules.
  */
 export class RefPlayer {
   x: number; y: number; dx = 0; dy = 0;
@@ -170,10 +178,11 @@ export class RefPlayer {
     this.y = y;
     const w = t.w, h = t.h, px = map.T / 32;
     const p = (x: number, y: number): RefPoint => ({ x, y, row: 0, col: 0, cell: -1, blocked: false, stand: false, ladder: false, coin: false, hurt: false });
+    // mirrored: every point's dy negated (the head at -h, the under points a pixel below the feet).
     this.collision = {
-      topLeft: p(-w / 4, h - 2 * px), topRight: p(w / 4, h - 2 * px), middleLeft: p(-w / 2, h / 2), middleRight: p(w / 2, h / 2),
-      bottomLeft: p(-w / 4, 0), bottomRight: p(w / 4, 0), underLeft: p(-w / 4, -px), underRight: p(w / 4, -px),
-      ladderUp: p(0, h / 2), ladderDown: p(0, -px),
+      topLeft: p(-w / 4, 2 * px - h), topRight: p(w / 4, 2 * px - h), middleLeft: p(-w / 2, -h / 2), middleRight: p(w / 2, -h / 2),
+      bottomLeft: p(-w / 4, 0), bottomRight: p(w / 4, 0), underLeft: p(-w / 4, px), underRight: p(w / 4, px),
+      ladderUp: p(0, -h / 2), ladderDown: p(0, px),
     };
   }
 
@@ -186,7 +195,7 @@ export class RefPlayer {
     const T = this.map.T;
     point.col = Math.floor(this.map.normalizex(this.x + point.x) / T);
     if (this.map.wrap && point.col >= this.map.cols) point.col = this.map.cols - 1;
-    point.row = Math.floor((this.y + point.y) / T);
+    point.row = Math.ceil((this.y + point.y) / T) - 1; // mirrored
     point.cell = r.cell;
     point.blocked = !!(r.hits & 1);
     point.stand = !!(r.hits & (1 | 16));
@@ -199,15 +208,15 @@ export class RefPlayer {
     const t = this.t, T = this.map.T;
     const wasleft = this.dx < 0, wasright = this.dx > 0;
     if (this.stepping) {
-      this.y += T / t.stepFrames;
+      this.y -= T / t.stepFrames; // mirrored
       this.x = this.map.normalizex(this.x + this.stepping * (t.w / 4) / t.stepFrames);
-      if (--this.stepCount <= 0 || this.y >= this.stepY) { this.y = this.stepY; this.stepping = 0; this.stepCount = 0; }
+      if (--this.stepCount <= 0 || this.y <= this.stepY) { this.y = this.stepY; this.stepping = 0; this.stepCount = 0; } // mirrored
     } else {
       const falling = this.falling;
-      let ddx = 0, ddy = falling ? -t.gravity : 0;
+      let ddx = 0, ddy = falling ? t.gravity : 0; // mirrored
       if (this.climbing) {
         ddy = 0;
-        this.dy = this.input.up ? t.climbdy : this.input.down ? -t.climbdy : 0;
+        this.dy = this.input.up ? -t.climbdy : this.input.down ? t.climbdy : 0; // mirrored
       }
       if (this.input.left) ddx = ddx - t.accel;
       else if (wasleft) ddx = ddx + t.friction;
@@ -216,7 +225,7 @@ export class RefPlayer {
       if (this.input.jump && (!falling || this.fallingJump > 0)) {
         if (this.climbing) this.stopClimbing();
         this.dy = 0;
-        ddy = t.impulse;
+        ddy = -t.impulse; // mirrored
         this.falling = true;
         this.fallingJump = 0;
         this.input.jump = false;
@@ -238,13 +247,13 @@ export class RefPlayer {
 
   private checkCollision(): boolean {
     const T = this.map.T, t = this.t;
-    const falling = this.falling, fallingUp = this.falling && this.dy > 0, fallingDown = this.falling && this.dy <= 0;
+    const falling = this.falling, fallingUp = this.falling && this.dy < 0, fallingDown = this.falling && this.dy >= 0; // mirrored
     const climbing = this.climbing, climbingDown = this.climbing && this.input.down;
     const runningLeft = this.dx < 0, runningRight = this.dx > 0;
     const c = this.collision;
     const { topLeft: tl, topRight: tr, middleLeft: ml, middleRight: mr, bottomLeft: bl, bottomRight: br, underLeft: ul, underRight: ur, ladderDown: ld, ladderUp: lu } = c;
     for (const p of Object.values(c)) this.updateCollisionPoint(p);
-    const nearRowSurface = (y: number, row: number) => y > (row + 1) * T - t.surface;
+    const nearRowSurface = (y: number, row: number) => y < row * T + t.surface; // mirrored: the row's top is row * T
 
     for (const p of [tl, tr, ml, mr, bl, br]) {
       if (p.coin) {
@@ -292,13 +301,13 @@ export class RefPlayer {
   }
 
   private collideUp(point: RefPoint): boolean {
-    this.y = point.row * this.map.T - point.y;
+    this.y = (point.row + 1) * this.map.T - point.y; // mirrored: the row's underside
     this.dy = 0;
     return true;
   }
 
   private collideDown(point: RefPoint): boolean {
-    this.y = (point.row + 1) * this.map.T;
+    this.y = point.row * this.map.T; // mirrored: the row's top
     this.dy = 0;
     this.falling = false;
     return true;
@@ -307,14 +316,14 @@ export class RefPlayer {
   private stopClimbing(point?: RefPoint): boolean {
     this.climbing = false;
     this.dy = 0;
-    if (point) this.y = (point.row + 1) * this.map.T;
+    if (point) this.y = point.row * this.map.T; // mirrored
     return true;
   }
 
   private startSteppingUp(dir: number, point: RefPoint): boolean {
     this.stepping = dir;
     this.stepCount = this.t.stepFrames;
-    this.stepY = (point.row + 1) * this.map.T;
+    this.stepY = point.row * this.map.T; // mirrored
     return false;
   }
 }

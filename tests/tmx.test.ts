@@ -32,7 +32,7 @@ function refused(run: () => unknown): HitcoreError {
 function picture(m: { cols: number; rows: number; cells: Uint8Array }): string[] {
   const ch: Record<number, string> = { 0: ".", [TileCell.Platform]: "X", [TileCell.Ladder]: "H", [TileCell.Coin]: "c", [TileCell.OneWay]: "-", [TileCell.Spike]: "^" };
   const out: string[] = [];
-  for (let r = m.rows - 1; r >= 0; r--) {
+  for (let r = 0; r < m.rows; r++) {
     let s = "";
     for (let c = 0; c < m.cols; c++) s += ch[m.cells[r * m.cols + c]] ?? "?";
     out.push(s);
@@ -60,7 +60,7 @@ describe("TMX maps", () => {
     const text = fixture("tower.tmx");
     const m = loadTiledMapSync(text, { resolve: fixture, path: "tower.tmx" });
     expect(picture(m)).toEqual(TOWER);
-    expect(Array.from(m.monsters)).toEqual([11, 6, 1, 2, 2, 1]); // (col, row, type) from the bottom
+    expect(Array.from(m.monsters)).toEqual([11, 5, 1, 2, 9, 1]); // (col, row, type), row 0 on top
     expect(m.properties).toEqual({ title: "Tower & ladders", gravity: 9.8, lives: 3, hard: false, sky: "#ff203050", music: "tower.ogg", door: 11, spawn: { x: 2, facing: "right" }, notes: "two lines\nof text" });
     // Templates: the crate's size and properties, the instance's place (+ the layer's offset 8, -4) and overrides.
     expect(Array.from(m.rects)).toEqual([48, 156, 16, 16, 80, 156, 24, 16]);
