@@ -31,6 +31,8 @@ import {
  * Steps every character one frame against the level (and players against enemies); returns the
  * number of stomps, written as (stomper, victim) pairs to RH_STOMPS. `search` (SEARCH_*) picks how
  * the nearby rects are found; every mode gives the same result, with more tests the flatter it is.
+ * One function: the tutorial's per-character step in its order (forces, side sensors, top and
+ * bottom sensors, grace timer, enemies), each step commented, sharing the character's locals.
  */
 export function rectsStepCharacters(search: i32): i32 {
   resetStats();

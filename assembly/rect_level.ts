@@ -108,7 +108,9 @@ function instanceBoxes(n: i32): void {
 
 /**
  * Builds the quadtree of depth `depth` over the instances (run after the level loads or changes).
- * Returns the number of nodes. The facade sized the node regions for this depth.
+ * Returns the number of nodes. The facade sized the node regions for this depth. It stays one
+ * function of six commented passes (root, node boxes, home nodes, subtree counts, counting sort,
+ * shift back) over the same locals: apart, each pass would read the header's pointers again.
  */
 export function rectsBuild(depth: i32): i32 {
   const n = rh(RH_INSTANCES);
