@@ -69,8 +69,8 @@ export async function compileSource(source: WasmModule | WasmBytes): Promise<Was
 export type CoreLoader = (source: WasmSource | undefined, simd: boolean) => Promise<WasmModule>;
 
 /**
- * A kernel for any part of the library on the chosen backend: a fresh instance of the core (wasm)
- * or of its translation to JavaScript (js), each with a memory of its own. Throws INVALID_OPTION for other names,
+ * A world's kernel on the chosen backend: a fresh instance of the core (wasm), or the translation
+ * to JavaScript over a memory of its own (js). Throws INVALID_OPTION for other names,
  * and for a `simd` that is not a boolean.
  */
 export async function kernelFor<K extends { readonly memory: WasmMemory }>(

@@ -1,8 +1,10 @@
 // The js backend's kernel: the scalar core translated to JavaScript at build time (npm run build:js
 // writes dist/hitcore.js with binaryen's wasm2js; scripts/build_js.mjs says why that route). It
-// computes what dist/hitcore.wasm computes, bit for bit, with no WebAssembly at all. Each kernel is
-// a fresh instance with its own memory, an object with `buffer` and `grow` like a
-// WebAssembly.Memory, whose buffer is replaced when it grows, as a wasm memory's is.
+// computes what dist/hitcore.wasm computes, bit for bit, with no WebAssembly at all. Each kernel has
+// a memory of its own, an object with `buffer` and `grow` like a WebAssembly.Memory, whose buffer is
+// replaced when it grows, as a wasm memory's is; all kernels share one instance of the translation,
+// pointed at the calling kernel's memory before each call (the core keeps nothing between calls
+// outside memory), so V8 optimizes its functions once per page rather than once per world.
 
 import type { WasmMemory } from "./wasm_types.js";
 
