@@ -14,7 +14,7 @@
 //   reports it with t = 0 and a zero normal, and stays where it is.
 import {
   H_A, H_B, H_CAPACITY, H_GROUPS, H_KIND, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT, MAX_COORD,
-  PLATFORMS_HEADER, RECTS_HEADER, S_FIRST_INVALID, S_INVALID, TILES_HEADER, WORLD_HEADER,
+  PLATFORMS_HEADER, S_FIRST_INVALID, S_INVALID, WORLD_HEADER,
 } from "../layout/grid.ts";
 import {
   CAST_HIT, CAST_IN, H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, SWEEP_BOX, SWEEP_CIRCLE, W_CAST_HIT_F, W_CAST_HIT_I,
@@ -22,13 +22,14 @@ import {
   PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
 } from "../layout/moves.ts";
 import { C_ID, C_NX, C_NY, C_PART, C_T, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
-import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CAST_INSTANCE, RH_CAST_OUT, RH_CAST_RECT, RH_INSTANCES, SEARCH_TREE } from "../layout/rects.ts";
+import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_INSTANCES } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { castBox, castSegment } from "./balls.ts";
 import { AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_SURF_CELLS } from "./platform_grid.ts";
 import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsQuiet } from "./casts.ts";
-import { rectStart } from "./rect_level.ts";
-import { hdr, setHdr } from "./header.ts";
+import { rectStart, rh } from "./rect_level.ts";
+import { th } from "./tile_map.ts";
+import { fieldAt, hdr, headerF32, headerI32, setHdr } from "./header.ts";
 import { f32At, f64At, i32At, setF32, setF64, setI32, toF32, u32At, u8At } from "./memory.ts";
 
 // The best hit of the current sweep (one body, one iteration): per-call scratch.
@@ -50,11 +51,6 @@ let cellNy: f64 = 0;
   if (t < bestT || (t == bestT && part < bestPart)) {
     bestT = t; bestNx = nx; bestNy = ny; bestPart = part; bestShape = shape; bestRect = rect;
   }
-}
-
-// @ts-ignore: decorator
-@inline function ti(field: i32): i32 {
-  return i32At(TILES_HEADER + (field << 2));
 }
 
 /**
@@ -134,10 +130,10 @@ function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, floor: 
  * at most about a cell wide, and stop at the first piece whose cells hold a hit within it.
  */
 function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64): void {
-  const cols = ti(T_COLS), rows = ti(T_ROWS);
+  const cols = th(T_COLS), rows = th(T_ROWS);
   if (cols <= 0 || rows <= 0) return;
-  const wrap = ti(T_WRAP) != 0, floor = ti(T_FLOOR) != 0, cells = ti(T_CELLS);
-  const size = f64At(ti(T_PARAMS) + (P_TILE << 3)), inv = 1 / size;
+  const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0, cells = th(T_CELLS);
+  const size = f64At(th(T_PARAMS) + (P_TILE << 3)), inv = 1 / size;
   const span = Math.max(Math.abs(dx), Math.abs(dy)) * inv;
   const pieces = span > 1 ? <i32>Math.min(Math.ceil(span), <f64>(1 << 20)) : 1;
   let found = false, foundT: f64 = Infinity, fnx: f64 = 0, fny: f64 = 0, fcell = -1;
@@ -219,7 +215,7 @@ function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, d
     : castSegment(cx, cy, cx + dx, cy + dy, hx, true, true);
   if (hit == 0) return;
   const at = PLATFORMS_HEADER;
-  offer(<f64>f32At(at + (C_T << 2)), <f64>f32At(at + (C_NX << 2)), <f64>f32At(at + (C_NY << 2)), i32At(at + (C_PART << 2)), i32At(at + (C_ID << 2)), -1);
+  offer(<f64>headerF32(at, C_T), <f64>headerF32(at, C_NX), <f64>headerF32(at, C_NY), headerI32(at, C_PART), headerI32(at, C_ID), -1);
 }
 
 /**
@@ -235,28 +231,35 @@ function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, d
 
 // @ts-ignore: decorator
 @inline function hasTiles(): bool {
-  return ti(T_COLS) > 0 && ti(T_ROWS) > 0;
+  return th(T_COLS) > 0 && th(T_ROWS) > 0;
 }
 
 // @ts-ignore: decorator
 @inline function hasRects(): bool {
-  return i32At(RECTS_HEADER + (RH_INSTANCES << 2)) > 0;
+  return rh(RH_INSTANCES) > 0;
 }
 
 // @ts-ignore: decorator
 @inline function hasPlatforms(): bool {
-  return i32At(PLATFORMS_HEADER + (P_SURF_COUNT << 2)) + i32At(PLATFORMS_HEADER + (P_POLY_COUNT << 2)) > 0;
+  return headerI32(PLATFORMS_HEADER, P_SURF_COUNT) + headerI32(PLATFORMS_HEADER, P_POLY_COUNT) > 0;
 }
 
 /** The platforms' grid radius: what a body or cast may reach from its centre (unbounded without platforms). */
 function gridRadius(): f64 {
-  const r = <f64>f32At(PLATFORMS_HEADER + (P_GRID_RADIUS << 2));
+  const r = <f64>headerF32(PLATFORMS_HEADER, P_GRID_RADIUS);
   return r > 0 ? r : Infinity;
 }
 
 // @ts-ignore: decorator
 @inline function wo(field: i32): i32 {
-  return WORLD_HEADER + (field << 2);
+  return fieldAt(WORLD_HEADER, field);
+}
+
+/** Whether a position, a motion and sizes are finite numbers within the coordinate limit (NaN fails every comparison). */
+// @ts-ignore: decorator
+@inline function usable(x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64): bool {
+  return Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD && Math.abs(dx) <= MAX_COORD && Math.abs(dy) <= MAX_COORD &&
+    a >= 0 && a <= MAX_COORD && b >= 0 && b <= MAX_COORD;
 }
 
 /** The body kind a sweep mode casts. */
@@ -297,8 +300,7 @@ export function castLevelMany(count: i32, mode: i32): i32 {
     const p = input + k * (CAST_IN << 2);
     const x = <f64>f32At(p), y = <f64>f32At(p + 4), dx = <f64>f32At(p + 8), dy = <f64>f32At(p + 12);
     const a = mode == SWEEP_POINT ? 0 : <f64>f32At(p + 16), b = mode == SWEEP_BOX ? <f64>f32At(p + 20) : a;
-    if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD && Math.abs(dx) <= MAX_COORD && Math.abs(dy) <= MAX_COORD &&
-      a >= 0 && a <= MAX_COORD && b >= 0 && b <= MAX_COORD) || (mode == SWEEP_BOX ? Math.sqrt(a * a + b * b) : a) > radius) {
+    if (!usable(x, y, dx, dy, a, b) || (mode == SWEEP_BOX ? Math.sqrt(a * a + b * b) : a) > radius) {
       return -1 - k;
     }
   }
@@ -333,9 +335,7 @@ function refuse(count: i32, mask: u32): bool {
     const o = s << 2;
     const x = <f64>f32At(xs + o), y = <f64>f32At(ys + o), a = <f64>f32At(as + o), b = <f64>f32At(bs + o);
     const vx = <f64>f32At(vxs + o), vy = <f64>f32At(vys + o);
-    // Finite and within the coordinate limit (NaN fails every comparison).
-    if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD && Math.abs(vx) <= MAX_COORD && Math.abs(vy) <= MAX_COORD &&
-      a >= 0 && a <= MAX_COORD && b >= 0 && b <= MAX_COORD)) {
+    if (!usable(x, y, vx, vy, a, b)) {
       setHdr(S_INVALID, MOVE_BAD_NUMBER); setHdr(S_FIRST_INVALID, s);
       return true;
     }

@@ -373,7 +373,7 @@ export class World {
    * cores. Allocates (a copy of the used memory): for rollback and saves, not every frame by default.
    */
   snapshot(): Uint8Array {
-    if (this.disposed) throw new HitcoreError("DISPOSED", "snapshot: the world was disposed.");
+    this.checkLive("snapshot");
     const buf = new Uint8Array(this.memory.buffer), top = this.heap.top;
     const memory = new Uint8Array(HEADERS_END + top - ARENA_BASE);
     memory.set(buf.subarray(0, HEADERS_END));
@@ -390,7 +390,7 @@ export class World {
    * is left as it was.
    */
   restore(bytes: Uint8Array): void {
-    if (this.disposed) throw new HitcoreError("DISPOSED", "restore: the world was disposed.");
+    this.checkLive("restore");
     const { state, memory } = decodeSnapshot(bytes);
     const like = this.state();
     for (const name of PARTS) {
@@ -485,8 +485,14 @@ export class World {
     if (this.disposed) throw new HitcoreError("DISPOSED", `${method}: the world was disposed. Create a new world with createWorld().`);
   }
 
+  /** Readies the level's parts for a call that reads them all (indexes built, regions laid out). */
+  private prepareLevel(): void {
+    this._rectLevel?.prepare();
+    this._platforms?.prepare();
+  }
+
   private checkPart(method: string, part: object | null): void {
-    if (this.disposed) throw new HitcoreError("DISPOSED", `${method}: the world was disposed. Create a new world with createWorld().`);
+    this.checkLive(method);
     if (part) throw new HitcoreError("INVALID_OPTION", `${method}: the world already has one; a world holds one of each part. Create another world for another level.`);
   }
 
@@ -756,8 +762,7 @@ export class World {
     }
     this.checkLive("castMany");
     if (count === 0) return 0;
-    this._rectLevel?.prepare();
-    this._platforms?.prepare();
+    this.prepareLevel();
     const hits = this.kernel.castLevelMany(count, sweep);
     if (hits < 0) {
       const k = -1 - hits;
@@ -785,8 +790,7 @@ export class World {
   }
 
   private castOne(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): boolean {
-    this._rectLevel?.prepare();
-    this._platforms?.prepare();
+    this.prepareLevel();
     const hit = this.kernel.castLevel(mode, x, y, dx, dy, a, b) !== 0;
     this.refresh();
     const w = this.worldHeader, d = this.worldHeaderD, real = this.hit.real, int = this.hit.int;
@@ -820,8 +824,7 @@ export class World {
       throw new HitcoreError("INVALID_OPTION", `moveBodies: restitution must be a number from 0 to 1, got ${describe(restitution)}.`);
     }
     this.checkLive("moveBodies");
-    this._rectLevel?.prepare();
-    this._platforms?.prepare();
+    this.prepareLevel();
     this.refresh();
     const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
     const hits = this.kernel.moveBodies(this.top, mask, response, restitution);
