@@ -81,26 +81,14 @@ function tileHit(L: Level, cx: number, cy: number, hx: number, hy: number, r: nu
 
 /** What moveBodies should leave for one body: position (top-left for rects), velocity and first hit. */
 function reference(world: World, L: Level | null, s: number, response: number, restitution: number) {
-  const level = world.rectLevel!, plat = world.platforms!;
   const kind = world.kinds[s], a = world.a[s], b = world.b[s];
-  const hx = kind === 3 ? a * 0.5 : kind === 2 ? a : 0, hy = kind === 3 ? b * 0.5 : hx, round = kind === 2 ? a : 0;
+  const hx = kind === 3 ? a * 0.5 : kind === 2 ? a : 0, hy = kind === 3 ? b * 0.5 : hx;
   let cx = world.x[s] + (kind === 3 ? hx : 0), cy = world.y[s] + (kind === 3 ? hy : 0);
   let vx = world.vx[s], vy = world.vy[s], dx = vx, dy = vy;
   let first: Hit | null = null;
   for (let it = 0; it < 4 && (dx !== 0 || dy !== 0); it++) {
-    const offers: Hit[] = [];
-    const tile = L && tileHit(L, cx, cy, hx, hy, round, dx, dy);
-    if (tile) offers.push(tile);
-    const mode = kind === 3 ? 1 : kind === 2 && hx > 0 ? 2 : 0;
-    if (level.instanceCount > 0 && (level as unknown as { cast(...a: number[]): boolean }).cast(mode, cx, cy, dx, dy, hx, hy)) {
-      offers.push({ t: level.hit.t, nx: level.hit.nx, ny: level.hit.ny, part: level.hit.part, shape: level.hit.shape, rect: level.hit.rect });
-    }
-    if (plat.surfaceCount + plat.polyhedronCount > 0) {
-      const hit = kind === 3 ? plat.castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy) : plat.castCircle(cx, cy, hx, dx, dy);
-      if (hit) offers.push({ t: plat.hit.t, nx: plat.hit.nx, ny: plat.hit.ny, part: plat.hit.part, shape: plat.hit.shape, rect: plat.hit.rect });
-    }
-    if (offers.length === 0) { cx += dx; cy += dy; break; }
-    const best = offers.reduce((p, q) => (q.t < p.t || (q.t === p.t && q.part < p.part) ? q : p));
+    const best = castReference(world, L, kind, cx, cy, hx, hy, dx, dy);
+    if (!best) { cx += dx; cy += dy; break; }
     first ??= best;
     if (best.nx === 0 && best.ny === 0) break;
     const skin = SKIN_BASE + (Math.max(Math.abs(cx), Math.abs(cy)) + Math.abs(dx) + Math.abs(dy)) * SKIN_ULP;
@@ -244,7 +232,11 @@ describe("moveBodies", () => {
 
 const ALL = 0xffffffff;
 
-/** The closest hit of one cast, from the reference's parts (the first sweep of a body that does not move). */
+/**
+ * The closest hit of one sweep (a body of KIND_* centred at cx, cy, half extents hx, hy, moving by
+ * dx, dy) against every part: the brute-force tile sweep and the rect level's and platforms' own
+ * casts; equal times go to the lower Part. Each of moveBodies' sweeps, and each cast.
+ */
 function castReference(world: World, L: Level | null, kind: number, cx: number, cy: number, hx: number, hy: number, dx: number, dy: number): Hit | null {
   const level = world.rectLevel!, plat = world.platforms!;
   const offers: Hit[] = [];

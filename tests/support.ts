@@ -1,7 +1,8 @@
 // Shared by the tests: every backend over the freshly built cores, and the brute-force reference.
 import { readFile } from "node:fs/promises";
+import { expect } from "vitest";
 import {
-  createWorld, type Backend, type CreateOptions, type Platforms, type PlatformsOptions, type RectLevel, type RectLevelOptions,
+  createWorld, HitcoreError, type Backend, type CreateOptions, type Platforms, type PlatformsOptions, type RectLevel, type RectLevelOptions,
   type TileMap, type TileMapOptions, type World,
 } from "../bindings/node.js";
 
@@ -39,6 +40,17 @@ export async function newRectLevel(options: RectLevelOptions & CreateOptions = {
 /** A new world's platforms (createWorld, then addPlatforms): the options of both. */
 export async function newPlatforms(options: PlatformsOptions & CreateOptions = {}): Promise<Platforms> {
   return (await createWorld(options)).addPlatforms(options);
+}
+
+/** The HitcoreError a call throws (fails the test if it throws anything else, or nothing). */
+export function refusal(run: () => unknown): HitcoreError {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(HitcoreError);
+    return e as HitcoreError;
+  }
+  throw new Error("expected a refusal, the call returned");
 }
 
 /** Pairs as sorted numbers (a * 2^22 + b), so two pair lists compare with toEqual. */

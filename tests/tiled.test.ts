@@ -6,7 +6,7 @@ import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { addLevelObjects, TileCell, HitcoreError, parseTiledMap } from "../bindings/node.js";
 import { loadTiledMap, loadTiledMapSync } from "../bindings/tiled_load.js";
-import { BACKENDS, backendOptions, newTileMap, newPlatforms } from "./support.js";
+import { BACKENDS, backendOptions, newTileMap, newPlatforms, refusal } from "./support.js";
 
 
 /** A 4 x 3 map of 16-pixel tiles: gid 1 platform, 2 ladder, 3 coin, 4 monster type 2, 5 decoration, 6 one-way (by class). */
@@ -135,16 +135,6 @@ describe("Tiled maps", () => {
   });
 });
 
-/** The HitcoreError a call throws (fails the test if it throws anything else, or nothing). */
-function refusal(run: () => unknown): HitcoreError {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(HitcoreError);
-    return e as HitcoreError;
-  }
-  throw new Error("expected a refusal, the call returned");
-}
 
 
 describe("Tiled maps as a hostile file would be", () => {
