@@ -19,7 +19,8 @@ import {
 import {
   CAST_HIT, CAST_IN, H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, SWEEP_BOX, SWEEP_CIRCLE, W_CAST_HIT_F, W_CAST_HIT_I,
   W_CASTS, W_ONE_NX, SWEEP_POINT, W_ONE_NY, W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_RECTS,
-  PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
+  PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, LEVEL_MOST_CELLS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS,
+  W_LEVEL_CELLS, W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS,
 } from "../layout/moves.ts";
 import { C_ID, C_NX, C_NY, C_PART, C_T, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
 import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_INSTANCES } from "../layout/rects.ts";
@@ -125,6 +126,29 @@ function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, floor: 
 }
 
 /**
+ * Whether the whole sweep's cells (the range castTiles' pieces take theirs from) lie inside the
+ * map, are at most TILES_QUICK_CELLS, and hold no solid or one-way cell: then castTiles finds
+ * nothing. Most sweeps of a bullet hell are that; the others take the pieces.
+ */
+// @ts-ignore: decorator
+@inline function noSolidCells(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64, inv: f64, cols: i32, rows: i32, cells: i32): bool {
+  const fx0 = (Math.min(cx, cx + dx) - hx) * inv, fx1 = (Math.max(cx, cx + dx) + hx) * inv;
+  const fy0 = (Math.min(cy, cy + dy) - hy) * inv, fy1 = (Math.max(cy, cy + dy) + hy) * inv;
+  if (!(fx0 >= 0 && fy0 >= 0 && fx1 < <f64>cols && fy1 < <f64>rows)) return false;
+  const c0 = <i32>fx0, c1 = <i32>fx1, r0 = <i32>fy0, r1 = <i32>fy1;
+  if ((c1 - c0 + 1) * (r1 - r0 + 1) > TILES_QUICK_CELLS) return false;
+  let any = 0;
+  for (let r = r0; r <= r1; r++) {
+    const row = cells + r * cols;
+    for (let c = c0; c <= c1; c++) any |= u8At(row + c);
+  }
+  return (any & (CELL_PLATFORM | CELL_ONE_WAY)) == 0;
+}
+
+/** Cells noSolidCells reads at most. */
+const TILES_QUICK_CELLS = 9;
+
+/**
  * The body against the solid cells whose boxes meet the part of its sweep between s0 and s1 (of
  * the whole move): offers the earliest hit. Long moves go piece by piece, each piece's bounding box
  * at most about a cell wide, and stop at the first piece whose cells hold a hit within it.
@@ -132,8 +156,10 @@ function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, floor: 
 function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64): void {
   const cols = th(T_COLS), rows = th(T_ROWS);
   if (cols <= 0 || rows <= 0) return;
-  const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0, cells = th(T_CELLS);
+  const cells = th(T_CELLS);
   const size = f64At(th(T_PARAMS) + (P_TILE << 3)), inv = 1 / size;
+  if (noSolidCells(cx, cy, hx, hy, dx, dy, inv, cols, rows, cells)) return;
+  const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0;
   const span = Math.max(Math.abs(dx), Math.abs(dy)) * inv;
   const pieces = span > 1 ? <i32>Math.min(Math.ceil(span), <f64>(1 << 20)) : 1;
   let found = false, foundT: f64 = Infinity, fnx: f64 = 0, fny: f64 = 0, fcell = -1;
@@ -184,33 +210,8 @@ function castRects(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f
   offer(rectT, rectNx, rectNy, PART_RECTS, rectInst, rectBest - rectStart(rectInst));
 }
 
-/**
- * Whether the platforms' grid lists nothing in the cells the centre's path can cross (the path's
- * box): then no surface or polyhedron can be hit, since every shape a body up to the grid radius
- * can touch is listed in the cell holding its centre at contact. Paths over more than 16 cells are
- * left to the cast.
- */
-function platformsEmptyAlong(cx: f64, cy: f64, dx: f64, dy: f64): bool {
-  const cols = i32At(AT_GRID_COLS), rows = i32At(AT_GRID_ROWS), inv = <f64>f32At(AT_GRID_INV);
-  const ox = <f64>f32At(AT_GRID_OX), oy = <f64>f32At(AT_GRID_OY);
-  const fx0 = (Math.min(cx, cx + dx) - ox) * inv, fx1 = (Math.max(cx, cx + dx) - ox) * inv;
-  const fy0 = (Math.min(cy, cy + dy) - oy) * inv, fy1 = (Math.max(cy, cy + dy) - oy) * inv;
-  if (!(fx0 >= 0 && fy0 >= 0 && fx1 < <f64>cols && fy1 < <f64>rows)) return false; // the outside cell: cast
-  const c0 = <i32>fx0, c1 = <i32>fx1, r0 = <i32>fy0, r1 = <i32>fy1;
-  if ((c1 - c0 + 1) * (r1 - r0 + 1) > 16) return false;
-  const surf = i32At(AT_SURF_CELLS), poly = i32At(AT_POLY_CELLS);
-  for (let r = r0; r <= r1; r++) {
-    for (let c = c0; c <= c1; c++) {
-      const at = (r * cols + c) << 2;
-      if (i32At(surf + at + 4) != i32At(surf + at) || i32At(poly + at + 4) != i32At(poly + at)) return false;
-    }
-  }
-  return true;
-}
-
 /** The body against the surfaces and polyhedra (castSegment for points and circles, castBox for boxes). */
 function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
-  if (platformsEmptyAlong(cx, cy, dx, dy)) return;
   const hit = kind == KIND_RECT ? castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy, true, true)
     : castSegment(cx, cy, cx + dx, cy + dy, hx, true, true);
   if (hit == 0) return;
@@ -219,14 +220,44 @@ function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, d
 }
 
 /**
+ * The LEVEL_* bits of the level grid's cells that the box swept by a body (centre, half extents)
+ * moving by (dx, dy) meets, with the grid's `always` bits: the rects and platforms the sweep can
+ * hit. Every bit when there is no grid or the sweep meets more than LEVEL_MOST_CELLS cells. The
+ * shapes lie inside the grid, so cells past its edges hold nothing.
+ */
+function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
+  const cols = i32At(wo(W_LEVEL_COLS));
+  if (cols == 0) return LEVEL_RECTS | LEVEL_PLATFORMS;
+  const rows = i32At(wo(W_LEVEL_ROWS)), always = i32At(wo(W_LEVEL_ALWAYS));
+  const ox = f64At(wo(W_LEVEL_OX)), oy = f64At(wo(W_LEVEL_OY)), inv = f64At(wo(W_LEVEL_INV));
+  const fx0 = (Math.min(cx, cx + dx) - hx - ox) * inv, fx1 = (Math.max(cx, cx + dx) + hx - ox) * inv;
+  const fy0 = (Math.min(cy, cy + dy) - hy - oy) * inv, fy1 = (Math.max(cy, cy + dy) + hy - oy) * inv;
+  if (fx1 < 0 || fy1 < 0 || fx0 >= <f64>cols || fy0 >= <f64>rows) return always;
+  // Clamped before the conversions, so that none sees a value past the i32 range.
+  const c0 = fx0 < 0 ? 0 : <i32>fx0, c1 = fx1 >= <f64>cols ? cols - 1 : <i32>fx1;
+  const r0 = fy0 < 0 ? 0 : <i32>fy0, r1 = fy1 >= <f64>rows ? rows - 1 : <i32>fy1;
+  if ((c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_MOST_CELLS) return LEVEL_RECTS | LEVEL_PLATFORMS;
+  const cells = i32At(wo(W_LEVEL_CELLS));
+  let bits = always;
+  for (let r = r0; r <= r1; r++) {
+    const row = cells + r * cols;
+    for (let c = c0; c <= c1; c++) bits |= u8At(row + c);
+  }
+  return bits;
+}
+
+/**
  * The earliest hit of a body (KIND_*; centre, half extents, rounded by `round` for a circle) moving
- * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit.
+ * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit. The
+ * rects and platforms are cast only where the level grid has them near the sweep.
  */
 function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, tiles: bool, rects: bool, platforms: bool): void {
   bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
   if (tiles) castTiles(cx, cy, hx, hy, round, dx, dy);
-  if (rects) castRects(kind, cx, cy, hx, hy, dx, dy);
-  if (platforms) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
+  if (!rects && !platforms) return;
+  const bits = levelBits(cx, cy, hx, hy, dx, dy);
+  if (rects && (bits & LEVEL_RECTS) != 0) castRects(kind, cx, cy, hx, hy, dx, dy);
+  if (platforms && (bits & LEVEL_PLATFORMS) != 0) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
 }
 
 // @ts-ignore: decorator

@@ -26,7 +26,8 @@ import {
 import type { Kernel } from "./kernel.js";
 import {
   CAST_HIT, CAST_IN, SWEEP_BOX, SWEEP_CIRCLE, SWEEP_POINT, W_CAST_CAP, W_CAST_HIT_F, W_CAST_HIT_I, W_CASTS, W_ONE_NX, W_ONE_NY,
-  W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, WORLD_FIELDS,
+  W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, WORLD_FIELDS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS, W_LEVEL_CELLS,
+  W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS,
   H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER,
   RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
 } from "../layout/moves.js";
@@ -41,6 +42,7 @@ import { addLevelObjects, type LevelObjectsLoaded } from "./level_objects.js";
 import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
 import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.js";
 import { Hit, Part } from "./hit.js";
+import { buildLevelGrid, type LevelBoxes } from "./level_grid.js";
 
 export { Hit, HitcoreError, MAX_COORD, Part };
 
@@ -444,7 +446,7 @@ export class World {
       heap: { top: this.heap.top },
       tag: this.tag,
       bodies: save(this, BODY_STATE),
-      casts: { fields: pick(this, ["castCap"]), arena: pick(this.castArena, ARENA_STATE) },
+      casts: { fields: pick(this, ["castCap", "levelCap"]), arena: pick(this.castArena, ARENA_STATE) },
       tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
       rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
       platforms: save(pl, PLATFORMS_STATE, pl ? { maxRadius: pl.maxRadius } : undefined),
@@ -473,6 +475,7 @@ export class World {
       assign(name === "casts" ? this.castArena : (part as unknown as { arena: object }).arena, s[name].arena);
     }
     for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) part?.reattach();
+    this.levelRects = -1; // the next cross-part call rebuilds the level grid from the restored level
   }
 
   /** @internal Rebuilds the views after restore wrote memory. */
@@ -485,11 +488,37 @@ export class World {
     if (this.disposed) throw new HitcoreError("DISPOSED", `${method}: the world was disposed. Create a new world with createWorld().`);
   }
 
-  /** Readies the level's parts for a call that reads them all (indexes built, regions laid out). */
+  /** Readies the level's parts for a call that reads them all (indexes built, regions laid out, the level grid current). */
   private prepareLevel(): void {
-    this._rectLevel?.prepare();
-    this._platforms?.prepare();
+    const rects = this._rectLevel, platforms = this._platforms;
+    rects?.prepare();
+    platforms?.prepare();
+    const rev = rects?.revision ?? 0, prev = platforms?.revision ?? 0;
+    if (rev === this.levelRects && prev === this.levelPlatforms) return;
+    this.levelRects = rev;
+    this.levelPlatforms = prev;
+    const sets: LevelBoxes[] = [];
+    if (rects) sets.push({ boxes: rects.masterBoxes(), count: rects.instanceCount, bit: LEVEL_RECTS });
+    if (platforms) {
+      const [surf, nSurf, poly, nPoly] = platforms.reachBoxes();
+      sets.push({ boxes: surf, count: nSurf, bit: LEVEL_PLATFORMS }, { boxes: poly, count: nPoly, bit: LEVEL_PLATFORMS });
+    }
+    const grid = buildLevelGrid(sets);
+    if (grid.cells.length > this.levelCap) this.layoutCasts(this.castCap, Math.max(grid.cells.length, 2 * this.levelCap));
+    this.refresh();
+    const w = this.worldHeader, d = this.worldHeaderD;
+    new Uint8Array(this.memory.buffer, w[W_LEVEL_CELLS], grid.cells.length).set(grid.cells);
+    w[W_LEVEL_COLS] = grid.cols;
+    w[W_LEVEL_ROWS] = grid.rows;
+    w[W_LEVEL_ALWAYS] = grid.always;
+    d[W_LEVEL_OX >> 1] = grid.ox;
+    d[W_LEVEL_OY >> 1] = grid.oy;
+    d[W_LEVEL_INV >> 1] = grid.inv;
   }
+
+  /** The parts' revisions the level grid was built for (-1: build it at the next cross-part call). */
+  private levelRects = -1;
+  private levelPlatforms = -1;
 
   private checkPart(method: string, part: object | null): void {
     this.checkLive(method);
@@ -729,16 +758,26 @@ export class World {
     if (n <= this.castCap) return;
     let cap = Math.max(this.castCap, 16);
     while (cap < n) cap *= 2;
+    this.layoutCasts(cap, this.levelCap);
+  }
+
+  /** Lays out the world header's regions: room for `castCap` casts and a level grid of `levelCap` cells. */
+  private layoutCasts(castCap: number, levelCap: number): void {
     this.castArena.layout([
-      { field: W_CASTS, bytes: 4 * CAST_IN * cap, keep: true },
-      { field: W_CAST_HIT_I, bytes: 4 * CAST_HIT * cap, keep: true },
-      { field: W_CAST_HIT_F, bytes: 4 * CAST_HIT * cap, keep: true },
+      { field: W_CASTS, bytes: 4 * CAST_IN * castCap, keep: true },
+      { field: W_CAST_HIT_I, bytes: 4 * CAST_HIT * castCap, keep: true },
+      { field: W_CAST_HIT_F, bytes: 4 * CAST_HIT * castCap, keep: true },
+      { field: W_LEVEL_CELLS, bytes: levelCap, keep: true },
     ], () => new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS));
-    this.castCap = cap;
+    this.castCap = castCap;
+    this.levelCap = levelCap;
     this.buffer = null;
     this.refresh();
-    this.worldHeader[W_CAST_CAP] = cap;
+    this.worldHeader[W_CAST_CAP] = castCap;
   }
+
+  /** Bytes of the level grid's region. */
+  private levelCap = 0;
 
   /** castMany's casts: x, y, dx, dy, a, b each (a: circle radius or box half width; b: box half height). */
   get castInputs(): Float32Array { this.refresh(); return this._castInputs; }

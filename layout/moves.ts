@@ -31,7 +31,25 @@ export const W_ONE_NY = 8; // f64
 export const W_ONE_PART = 10;
 export const W_ONE_SHAPE = 11;
 export const W_ONE_RECT = 12;
-export const WORLD_FIELDS = 16;
+// The level grid (bindings/level_grid.ts): one byte per cell over the level's static shapes, built
+// by the facade when the level changed, so that a body's sweep skips the parts with nothing near.
+//   W_LEVEL_CELLS  u8[cols * rows]   LEVEL_* bits of the shapes whose boxes meet the cell, row by row
+//   W_LEVEL_COLS, W_LEVEL_ROWS       0 cols: no grid (every part present is cast)
+//   W_LEVEL_ALWAYS LEVEL_* bits cast whatever the cells say (unbounded polyhedra)
+//   W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_INV   f64: the grid's origin and 1 / cell size
+export const W_LEVEL_CELLS = 16;
+export const W_LEVEL_COLS = 17;
+export const W_LEVEL_ROWS = 18;
+export const W_LEVEL_ALWAYS = 19;
+export const W_LEVEL_OX = 20; // f64
+export const W_LEVEL_OY = 22; // f64
+export const W_LEVEL_INV = 24; // f64
+export const WORLD_FIELDS = 32;
+/** Level grid bits: a rect instance's master box meets the cell; a surface's or polyhedron's reach box does. */
+export const LEVEL_RECTS = 1;
+export const LEVEL_PLATFORMS = 2;
+/** Cells one sweep reads in the level grid at most; a longer sweep casts every part. */
+export const LEVEL_MOST_CELLS = 32;
 export const CAST_IN = 6;
 export const CAST_HIT = 3;
 
