@@ -254,10 +254,11 @@ function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
 function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, tiles: bool, rects: bool, platforms: bool): void {
   bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
   if (tiles) castTiles(cx, cy, hx, hy, round, dx, dy);
-  if (!rects && !platforms) return;
+  // A hit at t = 0 (the body starts inside) is final: no time is earlier, and a later part loses the tie.
+  if ((!rects && !platforms) || bestT == 0) return;
   const bits = levelBits(cx, cy, hx, hy, dx, dy);
   if (rects && (bits & LEVEL_RECTS) != 0) castRects(kind, cx, cy, hx, hy, dx, dy);
-  if (platforms && (bits & LEVEL_PLATFORMS) != 0) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
+  if (platforms && (bits & LEVEL_PLATFORMS) != 0 && bestT != 0) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
 }
 
 // @ts-ignore: decorator
