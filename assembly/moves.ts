@@ -20,7 +20,8 @@ import {
   CAST_HIT, CAST_IN, H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, SWEEP_BOX, SWEEP_CIRCLE, W_CAST_HIT_F, W_CAST_HIT_I,
   W_CASTS, W_ONE_NX, SWEEP_POINT, W_ONE_NY, W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_RECTS,
   PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, LEVEL_MOST_CELLS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS,
-  W_LEVEL_CELLS, W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS,
+  W_LEVEL_CELLS, W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES,
+  PARTS_TILES, RESPONSE_BY_GROUP, W_RESPONSES, W_RESTITUTIONS,
 } from "../layout/moves.ts";
 import { C_ID, C_NX, C_NY, C_PART, C_T, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
 import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_INSTANCES } from "../layout/rects.ts";
@@ -211,9 +212,9 @@ function castRects(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f
 }
 
 /** The body against the surfaces and polyhedra (castSegment for points and circles, castBox for boxes). */
-function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
-  const hit = kind == KIND_RECT ? castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy, true, true)
-    : castSegment(cx, cy, cx + dx, cy + dy, hx, true, true);
+function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64, surfaces: bool, polyhedra: bool): void {
+  const hit = kind == KIND_RECT ? castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy, surfaces, polyhedra)
+    : castSegment(cx, cy, cx + dx, cy + dy, hx, surfaces, polyhedra);
   if (hit == 0) return;
   const at = PLATFORMS_HEADER;
   offer(<f64>headerF32(at, C_T), <f64>headerF32(at, C_NX), <f64>headerF32(at, C_NY), headerI32(at, C_PART), headerI32(at, C_ID), -1);
@@ -251,29 +252,25 @@ function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
  * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit. The
  * rects and platforms are cast only where the level grid has them near the sweep.
  */
-function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, tiles: bool, rects: bool, platforms: bool): void {
+function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, parts: i32): void {
   bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
-  if (tiles) castTiles(cx, cy, hx, hy, round, dx, dy);
+  if (parts & PARTS_TILES) castTiles(cx, cy, hx, hy, round, dx, dy);
   // A hit at t = 0 (the body starts inside) is final: no time is earlier, and a later part loses the tie.
-  if ((!rects && !platforms) || bestT == 0) return;
+  if ((parts & ~PARTS_TILES) == 0 || bestT == 0) return;
   const bits = levelBits(cx, cy, hx, hy, dx, dy);
-  if (rects && (bits & LEVEL_RECTS) != 0) castRects(kind, cx, cy, hx, hy, dx, dy);
-  if (platforms && (bits & LEVEL_PLATFORMS) != 0 && bestT != 0) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
+  if ((parts & PARTS_RECTS) != 0 && (bits & LEVEL_RECTS) != 0) castRects(kind, cx, cy, hx, hy, dx, dy);
+  if ((parts & (PARTS_SURFACES | PARTS_POLYHEDRA)) != 0 && (bits & LEVEL_PLATFORMS) != 0 && bestT != 0) {
+    castPlatforms(kind, cx, cy, hx, hy, dx, dy, (parts & PARTS_SURFACES) != 0, (parts & PARTS_POLYHEDRA) != 0);
+  }
 }
 
+/** The PARTS_* of `parts` the level has. */
 // @ts-ignore: decorator
-@inline function hasTiles(): bool {
-  return th(T_COLS) > 0 && th(T_ROWS) > 0;
-}
-
-// @ts-ignore: decorator
-@inline function hasRects(): bool {
-  return rh(RH_INSTANCES) > 0;
-}
-
-// @ts-ignore: decorator
-@inline function hasPlatforms(): bool {
-  return headerI32(PLATFORMS_HEADER, P_SURF_COUNT) + headerI32(PLATFORMS_HEADER, P_POLY_COUNT) > 0;
+@inline function present(parts: i32): i32 {
+  const tiles = th(T_COLS) > 0 && th(T_ROWS) > 0, rects = rh(RH_INSTANCES) > 0;
+  const surfaces = headerI32(PLATFORMS_HEADER, P_SURF_COUNT) > 0, polyhedra = headerI32(PLATFORMS_HEADER, P_POLY_COUNT) > 0;
+  return parts & (select(PARTS_TILES, 0, tiles) | select(PARTS_RECTS, 0, rects) | select(PARTS_SURFACES, 0, surfaces) |
+    select(PARTS_POLYHEDRA, 0, polyhedra));
 }
 
 /** The platforms' grid radius: what a body or cast may reach from its centre (unbounded without platforms). */
@@ -305,10 +302,10 @@ function gridRadius(): f64 {
  * (SWEEP_BOX) or a circle of radius a (SWEEP_CIRCLE) centred on (x, y), moving by (dx, dy).
  * Returns 1 on a hit, with the hit in the W_ONE_* fields; 0 otherwise. The facade checks the sizes.
  */
-export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64): i32 {
+export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64, parts: i32): i32 {
   const kind = kindOf(mode, a);
   const hx = kind == KIND_POINT ? 0 : a, hy = kind == KIND_RECT ? b : hx;
-  sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, hasTiles(), hasRects(), hasPlatforms());
+  sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, present(parts));
   const hit = bestPart != PART_NONE;
   setF64(wo(W_ONE_T), hit ? bestT : 1);
   setF64(wo(W_ONE_NX), bestNx);
@@ -323,8 +320,8 @@ export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b
  * `count` casts of one mode from W_CASTS (x, y, dx, dy, a, b each) against every part of the level,
  * each one's closest hit into W_CAST_HIT_I / _F. Returns how many hit.
  */
-export function castLevelMany(count: i32, mode: i32): i32 {
-  const tiles = hasTiles(), rects = hasRects(), platforms = hasPlatforms();
+export function castLevelMany(count: i32, mode: i32, parts: i32): i32 {
+  parts = present(parts);
   const input = i32At(wo(W_CASTS)), hi = i32At(wo(W_CAST_HIT_I)), hf = i32At(wo(W_CAST_HIT_F));
   // Refused whole, before any cast, when one holds a value the sweep cannot take: -1 - its index.
   const radius = gridRadius();
@@ -343,7 +340,7 @@ export function castLevelMany(count: i32, mode: i32): i32 {
     const a = <f64>f32At(p + 16), b = <f64>f32At(p + 20);
     const kind = kindOf(mode, a);
     const hx = kind == KIND_POINT ? 0 : a, hy = kind == KIND_RECT ? b : hx;
-    sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, tiles, rects, platforms);
+    sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, parts);
     const o = k * (CAST_HIT << 2), hit = bestPart != PART_NONE;
     setI32(hi + o, bestPart);
     setI32(hi + o + 4, bestShape);
@@ -382,12 +379,14 @@ function refuse(count: i32, mask: u32): bool {
 
 /**
  * Moves every live body in [0, count) with (groups & mask) != 0 by its velocity against the level,
- * resolving up to MOVE_ITERATIONS contacts with `response` (RESPONSE_*; `restitution` for bounces).
+ * resolving up to MOVE_ITERATIONS contacts with `response` (RESPONSE_*; `restitution` for bounces;
+ * RESPONSE_BY_GROUP: each body's from the world's table, by its lowest group bit in the mask),
+ * against the PARTS_* in `parts`.
  * Writes positions, velocities and each body's first hit (H_HIT_*); returns how many bodies hit
  * something, or -1, having changed nothing, when a body holds a value it cannot take (S_INVALID).
  */
-export function moveBodies(count: i32, mask: u32, response: i32, restitution: f64): i32 {
-  const tiles = hasTiles(), rects = hasRects(), platforms = hasPlatforms();
+export function moveBodies(count: i32, mask: u32, response: i32, restitution: f64, parts: i32): i32 {
+  parts = present(parts);
   setHdr(S_INVALID, 0);
   if (refuse(count, mask)) return -1;
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
@@ -406,26 +405,33 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
     let vx = <f64>f32At(vxs + o), vy = <f64>f32At(vys + o);
     let dx = vx, dy = vy;
     let firstPart = PART_NONE, firstShape = -1, firstRect = -1, firstT: f64 = 1, firstNx: f64 = 0, firstNy: f64 = 0;
+    let resp = response, bnc = bounce;
     for (let it = 0; it < MOVE_ITERATIONS && (dx != 0 || dy != 0); it++) {
-      sweepLevel(kind, cx, cy, hx, hy, round, dx, dy, tiles, rects, platforms);
+      sweepLevel(kind, cx, cy, hx, hy, round, dx, dy, parts);
       if (bestPart == PART_NONE) {
         cx += dx; cy += dy;
         break;
       }
       if (it == 0) {
         firstPart = bestPart; firstShape = bestShape; firstRect = bestRect; firstT = bestT; firstNx = bestNx; firstNy = bestNy;
+        if (response == RESPONSE_BY_GROUP) {
+          // The response of the body's lowest group in the mask (the world's table: W_RESPONSES).
+          const bit = ctz(u32At(gs + o) & mask) << 2;
+          resp = i32At(wo(W_RESPONSES) + bit);
+          bnc = 1 + <f64>f32At(wo(W_RESTITUTIONS) + bit);
+        }
       }
       if (bestNx == 0 && bestNy == 0) break; // started inside: it stays
       // A skin above f32 rounding at this magnitude keeps the stored position off the surface.
       const skin = 1e-3 + (Math.max(Math.abs(cx), Math.abs(cy)) + Math.abs(dx) + Math.abs(dy)) * 2.384185791015625e-7;
       cx += bestT * dx + bestNx * skin;
       cy += bestT * dy + bestNy * skin;
-      if (response == RESPONSE_STOP) {
+      if (resp == RESPONSE_STOP) {
         vx = 0; vy = 0;
         break;
       }
       const rest = 1 - bestT, dn = dx * bestNx + dy * bestNy, vn = vx * bestNx + vy * bestNy;
-      const k = response == RESPONSE_BOUNCE ? bounce : 1;
+      const k = resp == RESPONSE_BOUNCE ? bnc : 1;
       dx = (dx - k * dn * bestNx) * rest;
       dy = (dy - k * dn * bestNy) * rest;
       if (vn < 0) { vx -= k * vn * bestNx; vy -= k * vn * bestNy; }

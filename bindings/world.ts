@@ -29,7 +29,8 @@ import {
   W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, WORLD_FIELDS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS, W_LEVEL_CELLS,
   W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS,
   H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER,
-  RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
+  RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, RESPONSE_BY_GROUP, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES, PARTS_TILES,
+  W_RESPONSES, W_RESTITUTIONS,
 } from "../layout/moves.js";
 import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
@@ -172,7 +173,7 @@ function regionsFor(capacity: number, pairCapacity: number): Region[] {
 // What a snapshot keeps of each part beside memory (world.snapshot): the facade's fields that
 // change after construction. Options that shape a part are its `config`, which must match.
 const PARTS = ["tileMap", "rectLevel", "platforms"] as const;
-const BODY_STATE = ["cap", "pairCap", "top", "live", "gens", "freeSlots", "freeCount", "gridMask", "droppedPairs", "cellSizeOption"];
+const BODY_STATE = ["cap", "pairCap", "top", "live", "gens", "freeSlots", "freeCount", "gridMask", "droppedPairs", "cellSizeOption", "levelGroups"];
 const TILE_MAP_STATE = ["caps", "pointCount", "monsterTop", "monsterFree", "controllerTop", "cover", "monsterTypes"];
 const RECT_LEVEL_STATE = ["caps", "prefabs", "rectCount", "instances", "chars", "dirty", "config", "freeChars", "castSearch"];
 const PLATFORMS_STATE = [
@@ -189,7 +190,12 @@ const DISPOSED = new Proxy({}, {
 });
 
 /** What a body does at its first contact in moveBodies. */
-export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE } as const;
+export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE, ByGroup: RESPONSE_BY_GROUP } as const;
+
+/** What a level part may be given when it is added: its group bits (1 unless given). */
+export interface LevelPartOptions {
+  groups?: number;
+}
 
 /** A level to load into a world in one call (world.loadLevel): a tile map's options, and the other parts' options. */
 export interface LevelOptions extends TileMapOptions {
@@ -304,21 +310,77 @@ export class World {
   get platforms(): Platforms | null { return this._platforms; }
 
   /** Adds the world's tile map (ASCII, Tiled JSON or an empty cols x rows) to its memory. One per world. */
-  addTileMap(options: TileMapOptions): TileMap {
+  addTileMap(options: TileMapOptions & LevelPartOptions): TileMap {
     this.checkPart("addTileMap", this._tileMap);
-    return (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, options));
+    const groups = partGroups("addTileMap", options);
+    this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, options);
+    this.levelGroups[0] = groups;
+    return this._tileMap;
   }
 
   /** Adds the world's rect level (prefabs, instances, quadtree, four-sensor characters) to its memory. One per world. */
-  addRectLevel(options: RectLevelOptions = {}): RectLevel {
+  addRectLevel(options: RectLevelOptions & LevelPartOptions = {}): RectLevel {
     this.checkPart("addRectLevel", this._rectLevel);
-    return (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, options));
+    const groups = partGroups("addRectLevel", options);
+    this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, options);
+    this.levelGroups[1] = groups;
+    return this._rectLevel;
   }
 
   /** Adds the world's platforms (surfaces, polyhedra, balls) to its memory. One per world. */
-  addPlatforms(options: PlatformsOptions = {}): Platforms {
+  addPlatforms(options: PlatformsOptions & LevelPartOptions = {}): Platforms {
     this.checkPart("addPlatforms", this._platforms);
-    return (this._platforms = new Platforms(this.kernel, this.backend, this.heap, options));
+    const groups = partGroups("addPlatforms", options);
+    this._platforms = new Platforms(this.kernel, this.backend, this.heap, options);
+    this.levelGroups[2] = groups;
+    this.levelGroups[3] = groups;
+    return this._platforms;
+  }
+
+  /**
+   * Sets the group bits of one kind of level geometry (Part.Tiles, Part.Rects, Part.Surfaces or
+   * Part.Polyhedra; 1 unless set): moveBodies and the casts sweep against the kinds whose groups
+   * meet their `levelMask`.
+   */
+  setLevelGroups(part: number, groups: number): void {
+    if (part !== Part.Tiles && part !== Part.Rects && part !== Part.Surfaces && part !== Part.Polyhedra) {
+      throw new HitcoreError("INVALID_OPTION", `setLevelGroups: part must be Part.Tiles, Part.Rects, Part.Surfaces or Part.Polyhedra, got ${describe(part)}.`);
+    }
+    checkGroups("setLevelGroups", groups);
+    this.checkLive("setLevelGroups");
+    this.levelGroups[part - 1] = groups;
+  }
+
+  /** The group bits of one kind of level geometry (Part.*). */
+  levelGroupsOf(part: number): number {
+    return this.levelGroups[part - 1] ?? 0;
+  }
+
+  /**
+   * What moveBodies(mask, Response.ByGroup) does for bodies whose lowest group bit in the mask is
+   * `group` (one bit): stop, slide, or bounce with `restitution`. Every group stops until set.
+   */
+  setResponse(group: number, response: number, restitution = 1): void {
+    if (!Number.isInteger(group) || group <= 0 || group > 0x80000000 || (group & (group - 1)) !== 0) {
+      throw new HitcoreError("INVALID_MASK", `setResponse: group must be one group bit (1, 2, 4, ... 2^31), got ${describe(group)}.`);
+    }
+    checkResponse("setResponse", response, restitution);
+    this.checkLive("setResponse");
+    this.refresh();
+    const bit = 31 - Math.clz32(group);
+    this.worldHeader[W_RESPONSES + bit] = response;
+    new Float32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS)[W_RESTITUTIONS + bit] = restitution;
+  }
+
+  /** Group bits of the tile map, the rect level, the surfaces and the polyhedra, in Part order. */
+  private levelGroups = new Uint32Array([1, 1, 1, 1]);
+
+  /** The PARTS_* whose groups meet `levelMask`. */
+  private partsFor(method: string, levelMask: number): number {
+    checkMask(method, "levelMask", levelMask);
+    const g = this.levelGroups;
+    return ((g[0] & levelMask) !== 0 ? PARTS_TILES : 0) | ((g[1] & levelMask) !== 0 ? PARTS_RECTS : 0) |
+      ((g[2] & levelMask) !== 0 ? PARTS_SURFACES : 0) | ((g[3] & levelMask) !== 0 ? PARTS_POLYHEDRA : 0);
   }
 
   /**
@@ -722,34 +784,34 @@ export class World {
   // ---- casts against every part of the level ----------------------------------------------
 
   /** A point moving from (x, y) by (dx, dy) against every part of the level: true on a hit, the closest in `hit`. */
-  castSegment(x: number, y: number, dx: number, dy: number): boolean {
+  castSegment(x: number, y: number, dx: number, dy: number, levelMask = ALL_GROUPS): boolean {
     this.checkCast("castSegment", x, y, dx, dy, 0);
-    return this.castOne(SWEEP_POINT, x, y, dx, dy, 0, 0);
+    return this.castOne(SWEEP_POINT, x, y, dx, dy, 0, 0, this.partsFor("castSegment", levelMask));
   }
 
   /** A ray from (x, y) along (dirX, dirY), up to maxDistance: castSegment of that length. */
-  castRay(x: number, y: number, dirX: number, dirY: number, maxDistance: number): boolean {
+  castRay(x: number, y: number, dirX: number, dirY: number, maxDistance: number, levelMask = ALL_GROUPS): boolean {
     checkSize("castRay", "maxDistance", maxDistance);
     this.checkCast("castRay", x, y, dirX, dirY, 0);
     const len = Math.sqrt(dirX * dirX + dirY * dirY);
     if (!(len > 0)) throw new HitcoreError("INVALID_DIRECTION", "castRay: the direction is (0, 0). Pass a non-zero direction.");
-    return this.castOne(SWEEP_POINT, x, y, dirX / len * maxDistance, dirY / len * maxDistance, 0, 0);
+    return this.castOne(SWEEP_POINT, x, y, dirX / len * maxDistance, dirY / len * maxDistance, 0, 0, this.partsFor("castRay", levelMask));
   }
 
   /** A circle (centre x, y, radius r) swept by (dx, dy) against every part of the level. */
-  castCircle(x: number, y: number, r: number, dx: number, dy: number): boolean {
+  castCircle(x: number, y: number, r: number, dx: number, dy: number, levelMask = ALL_GROUPS): boolean {
     checkSize("castCircle", "radius", r);
     this.checkCast("castCircle", x, y, dx, dy, r);
-    return this.castOne(SWEEP_CIRCLE, x, y, dx, dy, r, r);
+    return this.castOne(SWEEP_CIRCLE, x, y, dx, dy, r, r, this.partsFor("castCircle", levelMask));
   }
 
   /** A box (top-left x, y, size w x h) swept by (dx, dy) against every part of the level; hit.x/y is its centre at contact. */
-  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number): boolean {
+  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number, levelMask = ALL_GROUPS): boolean {
     checkSize("castBox", "width", w);
     checkSize("castBox", "height", h);
     this.checkCast("castBox", x, y, dx, dy, 0);
     this.checkBoxReach("castBox", w, h);
-    return this.castOne(SWEEP_BOX, x + w / 2, y + h / 2, dx, dy, w / 2, h / 2);
+    return this.castOne(SWEEP_BOX, x + w / 2, y + h / 2, dx, dy, w / 2, h / 2, this.partsFor("castBox", levelMask));
   }
 
   /** Room for `n` casts in castInputs (grows x2); castMany casts the first `count` of them. */
@@ -792,17 +854,18 @@ export class World {
    * castHitInts / castHitReals. Returns how many hit. For many casts a frame (every enemy's line of
    * sight to the player); allocates nothing.
    */
-  castMany(count: number, sweep: number = SWEEP_POINT): number {
+  castMany(count: number, sweep: number = SWEEP_POINT, levelMask = ALL_GROUPS): number {
     if (!Number.isInteger(count) || count < 0 || count > this.castCap) {
       throw new HitcoreError("INVALID_COUNT", `castMany: count must be a whole number from 0 to the room ensureCasts made (${this.castCap}), got ${describe(count)}.`);
     }
     if (sweep !== SWEEP_POINT && sweep !== SWEEP_CIRCLE && sweep !== SWEEP_BOX) {
       throw new HitcoreError("INVALID_OPTION", `castMany: sweep must be Sweep.Point, Sweep.Circle or Sweep.Box, got ${describe(sweep)}.`);
     }
+    const parts = this.partsFor("castMany", levelMask);
     this.checkLive("castMany");
     if (count === 0) return 0;
     this.prepareLevel();
-    const hits = this.kernel.castLevelMany(count, sweep);
+    const hits = this.kernel.castLevelMany(count, sweep, parts);
     if (hits < 0) {
       const k = -1 - hits;
       throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
@@ -828,9 +891,9 @@ export class World {
     }
   }
 
-  private castOne(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): boolean {
+  private castOne(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number, parts: number): boolean {
     this.prepareLevel();
-    const hit = this.kernel.castLevel(mode, x, y, dx, dy, a, b) !== 0;
+    const hit = this.kernel.castLevel(mode, x, y, dx, dy, a, b, parts) !== 0;
     this.refresh();
     const w = this.worldHeader, d = this.worldHeaderD, real = this.hit.real, int = this.hit.int;
     const t = d[W_ONE_T >> 1];
@@ -851,22 +914,20 @@ export class World {
    * the level (tile map, rect level, surfaces, polyhedra) so that nothing tunnels, however fast. At
    * its first contact a body stops (Response.Stop: velocity 0), slides along (Response.Slide) or
    * ricochets (Response.Bounce, the normal part scaled by `restitution`), resolving up to four
-   * contacts in the call. Writes x, y, vx, vy and each body's first hit (hitPart ... hitNy); returns
-   * how many bodies hit something. One wasm call; allocates nothing.
+   * contacts in the call. With Response.ByGroup each body responds as setResponse set for its lowest
+   * group bit in `mask`. Only the level geometry whose groups (setLevelGroups) meet `levelMask` is
+   * swept against. Writes x, y, vx, vy and each body's first hit (hitPart ... hitNy); returns how
+   * many bodies hit something. One wasm call; allocates nothing.
    */
-  moveBodies(mask = ALL_GROUPS, response: number = RESPONSE_STOP, restitution = 1): number {
+  moveBodies(mask = ALL_GROUPS, response: number = RESPONSE_STOP, restitution = 1, levelMask = ALL_GROUPS): number {
     checkMask("moveBodies", "mask", mask);
-    if (response !== RESPONSE_STOP && response !== RESPONSE_SLIDE && response !== RESPONSE_BOUNCE) {
-      throw new HitcoreError("INVALID_OPTION", `moveBodies: response must be Response.Stop, Response.Slide or Response.Bounce, got ${describe(response)}.`);
-    }
-    if (typeof restitution !== "number" || !(restitution >= 0 && restitution <= 1)) {
-      throw new HitcoreError("INVALID_OPTION", `moveBodies: restitution must be a number from 0 to 1, got ${describe(restitution)}.`);
-    }
+    if (response !== RESPONSE_BY_GROUP) checkResponse("moveBodies", response, restitution);
+    const parts = this.partsFor("moveBodies", levelMask);
     this.checkLive("moveBodies");
     this.prepareLevel();
     this.refresh();
     const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
-    const hits = this.kernel.moveBodies(this.top, mask, response, restitution);
+    const hits = this.kernel.moveBodies(this.top, mask, response, restitution, parts);
     if (hits < 0) {
       // A refused call leaves the whole memory as it was, the header's report included.
       const h = this.header, slot = h[S_FIRST_INVALID], why = h[S_INVALID];
@@ -1178,6 +1239,23 @@ function checkGroups(method: string, v: number): void {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
     throw new HitcoreError("INVALID_GROUPS", `${method}: groups must be an integer bit set in [0, 2^32), got ${describe(v)}. Use bits such as 1 << 0 for players, 1 << 1 for bullets.`);
   }
+}
+
+/** A response (Response.Stop, Slide or Bounce) and a restitution from 0 to 1. */
+function checkResponse(method: string, response: number, restitution: number): void {
+  if (response !== RESPONSE_STOP && response !== RESPONSE_SLIDE && response !== RESPONSE_BOUNCE) {
+    throw new HitcoreError("INVALID_OPTION", `${method}: response must be Response.Stop, Response.Slide or Response.Bounce${method === "moveBodies" ? " (or Response.ByGroup)" : ""}, got ${describe(response)}.`);
+  }
+  if (typeof restitution !== "number" || !(restitution >= 0 && restitution <= 1)) {
+    throw new HitcoreError("INVALID_OPTION", `${method}: restitution must be a number from 0 to 1, got ${describe(restitution)}.`);
+  }
+}
+
+/** A level part's `groups` option (1 when absent). */
+function partGroups(method: string, options: LevelPartOptions | undefined): number {
+  const groups = options?.groups ?? 1;
+  checkGroups(method, groups);
+  return groups;
 }
 
 function checkMask(method: string, name: string, v: number): void {

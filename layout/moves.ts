@@ -44,7 +44,12 @@ export const W_LEVEL_ALWAYS = 19;
 export const W_LEVEL_OX = 20; // f64
 export const W_LEVEL_OY = 22; // f64
 export const W_LEVEL_INV = 24; // f64
-export const WORLD_FIELDS = 32;
+// moveBodies' responses by group (Response.ByGroup), indexed by group bit 0..31:
+//   W_RESPONSES    i32[32]   RESPONSE_* (0, stop, unless set)
+//   W_RESTITUTIONS f32[32]   the restitution of a bounce
+export const W_RESPONSES = 32;
+export const W_RESTITUTIONS = 64;
+export const WORLD_FIELDS = 96;
 /** Level grid bits: a rect instance's master box meets the cell; a surface's or polyhedron's reach box does. */
 export const LEVEL_RECTS = 1;
 export const LEVEL_PLATFORMS = 2;
@@ -64,6 +69,14 @@ export const PART_POLYHEDRA = 4;
 export const RESPONSE_STOP = 0; // stops at the contact; its velocity becomes 0
 export const RESPONSE_SLIDE = 1; // goes on along the surface with the rest of its move; the velocity loses its normal part
 export const RESPONSE_BOUNCE = 2; // ricochets: the normal part of the move and the velocity reverse, scaled by the restitution
+export const RESPONSE_BY_GROUP = 3; // each body as the world's table says for its lowest group bit in the call's mask
+
+/** The parts of the level a cross-part call sweeps against (bits; the facade picks them by the parts' groups). */
+export const PARTS_TILES = 1;
+export const PARTS_RECTS = 2;
+export const PARTS_SURFACES = 4;
+export const PARTS_POLYHEDRA = 8;
+export const PARTS_ALL = 15;
 
 /** Contacts one body may resolve in one moveBodies call (a slide into a corner takes two). */
 export const MOVE_ITERATIONS = 4;
