@@ -95,7 +95,7 @@ function sweepBox(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64, 
 }
 
 /** Whether the circle (cx, cy, r) overlaps the box's interior (open): the rounded box test. */
-function inRounded(cx: f64, cy: f64, r: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+export function inRounded(cx: f64, cy: f64, r: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
   const kx = cx < x0 ? x0 : cx > x1 ? x1 : cx, ky = cy < y0 ? y0 : cy > y1 ? y1 : cy;
   const ex = cx - kx, ey = cy - ky;
   return ex * ex + ey * ey < r * r;
@@ -264,17 +264,31 @@ function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, d
   }
 }
 
+// @ts-ignore: decorator
+@inline export function hasTiles(): bool {
+  return th(T_COLS) > 0 && th(T_ROWS) > 0;
+}
+
+// @ts-ignore: decorator
+@inline export function hasRects(): bool {
+  return rh(RH_INSTANCES) > 0;
+}
+
+// @ts-ignore: decorator
+@inline export function hasPlatforms(): bool {
+  return headerI32(PLATFORMS_HEADER, P_SURF_COUNT) + headerI32(PLATFORMS_HEADER, P_POLY_COUNT) > 0;
+}
+
 /** The PARTS_* of `parts` the level has. */
 // @ts-ignore: decorator
 @inline function present(parts: i32): i32 {
-  const tiles = th(T_COLS) > 0 && th(T_ROWS) > 0, rects = rh(RH_INSTANCES) > 0;
   const surfaces = headerI32(PLATFORMS_HEADER, P_SURF_COUNT) > 0, polyhedra = headerI32(PLATFORMS_HEADER, P_POLY_COUNT) > 0;
-  return parts & (select(PARTS_TILES, 0, tiles) | select(PARTS_RECTS, 0, rects) | select(PARTS_SURFACES, 0, surfaces) |
+  return parts & (select(PARTS_TILES, 0, hasTiles()) | select(PARTS_RECTS, 0, hasRects()) | select(PARTS_SURFACES, 0, surfaces) |
     select(PARTS_POLYHEDRA, 0, polyhedra));
 }
 
 /** The platforms' grid radius: what a body or cast may reach from its centre (unbounded without platforms). */
-function gridRadius(): f64 {
+export function gridRadius(): f64 {
   const r = <f64>headerF32(PLATFORMS_HEADER, P_GRID_RADIUS);
   return r > 0 ? r : Infinity;
 }
@@ -286,7 +300,7 @@ function gridRadius(): f64 {
 
 /** Whether a position, a motion and sizes are finite numbers within the coordinate limit (NaN fails every comparison). */
 // @ts-ignore: decorator
-@inline function usable(x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64): bool {
+@inline export function usable(x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64): bool {
   return Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD && Math.abs(dx) <= MAX_COORD && Math.abs(dy) <= MAX_COORD &&
     a >= 0 && a <= MAX_COORD && b >= 0 && b <= MAX_COORD;
 }

@@ -26,7 +26,7 @@ import {
 import type { Kernel } from "./kernel.js";
 import {
   CAST_HIT, CAST_IN, SWEEP_BOX, SWEEP_CIRCLE, SWEEP_POINT, W_CAST_CAP, W_CAST_HIT_F, W_CAST_HIT_I, W_CASTS, W_ONE_NX, W_ONE_NY,
-  W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, WORLD_FIELDS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS, W_LEVEL_CELLS,
+  W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, W_OVERLAP, WORLD_FIELDS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS, W_LEVEL_CELLS,
   W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS,
   H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER,
   RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, RESPONSE_BY_GROUP, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES, PARTS_TILES,
@@ -240,6 +240,10 @@ export class World {
   private readonly arena: Arena;
   private readonly castArena: Arena;
   private castCap = 0;
+  // overlapLevel's three planes (W_OVERLAP in the world header, whose grid header has no free
+  // field): laid out at the first overlapLevel, then relaid with the bodies (CAPACITY + 1 slots).
+  private readonly overlapArena: Arena;
+  private overlapSlots = 0;
   /** The last cast's hit (castSegment, castRay, castCircle, castBox). */
   readonly hit = new Hit();
   private cap = 0; // entity slots per store
@@ -273,6 +277,9 @@ export class World {
   private _hitT = new Float32Array(0);
   private _hitNx = new Float32Array(0);
   private _hitNy = new Float32Array(0);
+  private _overlapParts = new Uint32Array(0);
+  private _overlapCells = new Uint32Array(0);
+  private _overlapShape = new Int32Array(0);
   // setPositions' staging: x and y as f64 in the planes scratch, which no call keeps between calls.
   private _stageX = new Float64Array(0);
   private _stageY = new Float64Array(0);
@@ -294,6 +301,7 @@ export class World {
     this.heap = new Heap(kernel.arenaBase());
     this.arena = new Arena(kernel.memory, this.heap);
     this.castArena = new Arena(kernel.memory, this.heap);
+    this.overlapArena = new Arena(kernel.memory, this.heap);
     this.tag = takeTag();
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
@@ -479,7 +487,7 @@ export class World {
       throw new HitcoreError("SNAPSHOT_CORRUPT", "restore: the snapshot's memory does not match its layout. Pass the bytes world.snapshot() returned, unchanged.");
     }
     const headers = new Int32Array(memory.slice(0, HEADERS_END).buffer);
-    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
+    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["overlaps", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
       const layout = s[name]?.arena as unknown as Layout | undefined;
       if (layout && layout.offsets.length > 0 && !layoutIsWhole(layout, headers.subarray(at >> 2, (at >> 2) + PART_HEADER_FIELDS), ARENA_BASE, top)) {
         throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's ${name} regions are not where its header says. Pass the bytes world.snapshot() returned, unchanged.`);
@@ -509,6 +517,7 @@ export class World {
       tag: this.tag,
       bodies: save(this, BODY_STATE),
       casts: { fields: pick(this, ["castCap", "levelCap"]), arena: pick(this.castArena, ARENA_STATE) },
+      overlaps: { fields: pick(this, ["overlapSlots"]), arena: pick(this.overlapArena, ARENA_STATE) },
       tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
       rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
       platforms: save(pl, PLATFORMS_STATE, pl ? { maxRadius: pl.maxRadius } : undefined),
@@ -531,10 +540,11 @@ export class World {
       liveTags.add(tag);
       (this as unknown as { tag: number }).tag = tag;
     }
-    for (const [name, part] of [["bodies", this], ["casts", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
+    for (const [name, part] of [["bodies", this], ["casts", this], ["overlaps", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
       if (!part) continue;
       assign(part, s[name].fields);
-      assign(name === "casts" ? this.castArena : (part as unknown as { arena: object }).arena, s[name].arena);
+      const arena = name === "casts" ? this.castArena : name === "overlaps" ? this.overlapArena : (part as unknown as { arena: object }).arena;
+      assign(arena, s[name].arena);
     }
     for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) part?.reattach();
     this.levelRects = -1; // the next cross-part call rebuilds the level grid from the restored level
@@ -636,6 +646,18 @@ export class World {
   /** Unit normal of what was hit, pointing back at the body (0, 0 if it started inside it). */
   get hitNx(): Float32Array { this.refresh(); return this._hitNx; }
   get hitNy(): Float32Array { this.refresh(); return this._hitNy; }
+  /**
+   * Each slot's parts in the last overlapLevel: bit 1 << Part.* for each part of the level it is
+   * inside (0: none). Empty until the first overlapLevel.
+   */
+  get overlapParts(): Uint32Array { this.refresh(); return this._overlapParts; }
+  /** The OR of the TileCell.* flags of the tile cells each slot overlapped (walls and floor outside the map: Platform). */
+  get overlapCells(): Uint32Array { this.refresh(); return this._overlapCells; }
+  /**
+   * The first shape each slot overlapped, in Part order: a tile cell (row * cols + col; -1 for the
+   * walls or floor outside the map), a rect instance, a surface or a polyhedron; -1 if none.
+   */
+  get overlapShape(): Int32Array { this.refresh(); return this._overlapShape; }
 
   /** Adds a point; returns its id. */
   addPoint(x: number, y: number, groups = 1): number {
@@ -943,6 +965,49 @@ export class World {
     return hits;
   }
 
+  /**
+   * What static level geometry each live body in `mask` is inside, open sets as moveBodies' "starts
+   * inside" (touching is not inside): the tile cells under it, the rect level's rects, the surfaces
+   * and the polyhedra. Per slot: `overlapParts` (bit 1 << Part.* per part), `overlapCells` (the OR
+   * of the flags of its cells: walls, one-way cells, ladders, coins, spikes), `overlapShape` (the
+   * first shape, in Part order). Returns how many bodies overlap anything. One wasm call; allocates
+   * nothing after the first (which lays out the three views). docs/world.md has the rules.
+   */
+  overlapLevel(mask = ALL_GROUPS): number {
+    checkMask("overlapLevel", "mask", mask);
+    this.checkLive("overlapLevel");
+    if (this.overlapSlots !== this.cap + 1) this.layoutOverlaps();
+    this.prepareLevel();
+    this.refresh();
+    const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
+    const found = this.kernel.overlapLevel(this.top, mask);
+    if (found < 0) {
+      // A refused call leaves the whole memory as it was, the header's report included.
+      const h = this.header, slot = h[S_FIRST_INVALID];
+      h[S_INVALID] = wasInvalid;
+      h[S_FIRST_INVALID] = wasFirst;
+      this.checkSlotData(slot);
+      throw new HitcoreError("INVALID_ENTITY", `overlapLevel: slot ${slot} (id ${this.idOf(slot)}) holds a position or size that is not a finite number of magnitude at most ${MAX_COORD}. Write finite numbers into world.x / y / a / b. Nothing was written.`);
+    }
+    return found;
+  }
+
+  /**
+   * Lays out (or relays, after the bodies grew) overlapLevel's three planes of CAPACITY + 1 slots.
+   * The arena keeps the region's bytes in place; the second and third planes then move up to their
+   * new starts (the last first, so nothing is overwritten before it moves), and what each plane
+   * gains is zeroed.
+   */
+  private layoutOverlaps(): void {
+    const old = this.overlapSlots, slots = this.cap + 1;
+    const end = this.overlapArena.layout([{ field: W_OVERLAP, bytes: 12 * slots, keep: true }],
+      () => new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS));
+    if (old > 0 && old < slots) spreadPlanes(new Uint8Array(this.memory.buffer, 0, end), new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS)[W_OVERLAP], 3, old, slots);
+    this.overlapSlots = slots;
+    this.buffer = null;
+    this.refresh();
+  }
+
   /** All overlapping pairs among entities in `mask`; returns their number, pairs in `world.pairs` as (lo, hi) slots. */
   selfPairs(mask = ALL_GROUPS): number {
     checkMask("selfPairs", "mask", mask);
@@ -1178,10 +1243,18 @@ export class World {
 
   /** Lays the regions out for the new capacities (the stores keep their data) and rewrites the header. */
   private relayout(capacity: number, pairCapacity: number): void {
-    this.arena.layout(regionsFor(capacity, pairCapacity), () => new Int32Array(this.memory.buffer, HEADER, HEADER_FIELDS));
+    const end = this.arena.layout(regionsFor(capacity, pairCapacity), () => new Int32Array(this.memory.buffer, HEADER, HEADER_FIELDS));
+    const old = this.cap + 1, slots = capacity + 1;
+    if (this.cap > 0 && old < slots) {
+      // The hit planes keep their bytes in place: each plane moves to its start for the new capacity.
+      const bytes = new Uint8Array(this.memory.buffer, 0, end), h = new Int32Array(this.memory.buffer, HEADER, HEADER_FIELDS);
+      spreadPlanes(bytes, h[H_HIT_I], 3, old, slots);
+      spreadPlanes(bytes, h[H_HIT_F], 3, old, slots);
+    }
     this.cap = capacity;
     this.pairCap = pairCapacity;
     this.gridMask = 0;
+    if (this.overlapSlots > 0) this.layoutOverlaps();
     this.buffer = null;
     this.refresh();
     const h = this.header;
@@ -1222,6 +1295,12 @@ export class World {
     this._hitNy = new Float32Array(buf, h[H_HIT_F] + 8 * slots, slots);
     const w = (this.worldHeader = new Int32Array(buf, WORLD_HEADER, WORLD_FIELDS));
     this.worldHeaderD = new Float64Array(buf, WORLD_HEADER, WORLD_FIELDS >> 1);
+    if (this.overlapSlots > 0) {
+      const o = w[W_OVERLAP], n = this.overlapSlots;
+      this._overlapParts = new Uint32Array(buf, o, n);
+      this._overlapCells = new Uint32Array(buf, o + 4 * n, n);
+      this._overlapShape = new Int32Array(buf, o + 8 * n, n);
+    }
     if (this.castCap > 0) {
       this._castInputs = new Float32Array(buf, w[W_CASTS], CAST_IN * this.castCap);
       this._castHitInts = new Int32Array(buf, w[W_CAST_HIT_I], CAST_HIT * this.castCap);
@@ -1239,6 +1318,16 @@ function checkGroups(method: string, v: number): void {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
     throw new HitcoreError("INVALID_GROUPS", `${method}: groups must be an integer bit set in [0, 2^32), got ${describe(v)}. Use bits such as 1 << 0 for players, 1 << 1 for bullets.`);
   }
+}
+
+/**
+ * A region of `planes` planes of 4-byte values, laid out for `old` slots each and grown in place to
+ * hold `slots` each: moves every plane to its new start (the last first, so nothing is overwritten
+ * before it moves) and zeroes what each plane gains.
+ */
+function spreadPlanes(bytes: Uint8Array, at: number, planes: number, old: number, slots: number): void {
+  for (let k = planes - 1; k >= 1; k--) bytes.copyWithin(at + 4 * k * slots, at + 4 * k * old, at + 4 * (k + 1) * old);
+  for (let k = 0; k < planes; k++) bytes.fill(0, at + 4 * (k * slots + old), at + 4 * (k + 1) * slots);
 }
 
 /** A response (Response.Stop, Slide or Bounce) and a restitution from 0 to 1. */

@@ -21,6 +21,12 @@ export const H_HIT_F = 63;
 //   W_CAST_HIT_I   i32[3 * W_CAST_CAP]   per cast: part, shape, rect of the closest hit
 //   W_CAST_HIT_F   f32[3 * W_CAST_CAP]   per cast: t, nx, ny (t = 1 and part PART_NONE on a miss)
 //   W_ONE_*        the last castLevel's hit: t, nx, ny (f64, two fields each), part, shape, rect
+//   W_OVERLAP      u32[3 * (CAPACITY + 1)]   overlapLevel's three planes per body slot (CAPACITY: the
+//                  bodies' H_CAPACITY; laid out by the facade at the first overlapLevel, relaid with
+//                  the bodies): parts (bit 1 << PART_* for each part the body overlaps), cells (the OR
+//                  of the tile flags of the cells it overlaps, CELL_MONSTER_NEAR left out), shape (i32:
+//                  the first shape it overlaps, in part order, -1 if none). The grid's header has no
+//                  free field, so the pointer lives here.
 export const W_CASTS = 0;
 export const W_CAST_CAP = 1;
 export const W_CAST_HIT_I = 2;
@@ -31,6 +37,7 @@ export const W_ONE_NY = 8; // f64
 export const W_ONE_PART = 10;
 export const W_ONE_SHAPE = 11;
 export const W_ONE_RECT = 12;
+export const W_OVERLAP = 13;
 // The level grid (bindings/level_grid.ts): one byte per cell over the level's static shapes, built
 // by the facade when the level changed, so that a body's sweep skips the parts with nothing near.
 //   W_LEVEL_CELLS  u8[cols * rows]   LEVEL_* bits of the shapes whose boxes meet the cell, row by row

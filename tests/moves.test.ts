@@ -277,6 +277,21 @@ describe("moveBodies", () => {
     }
   });
 
+  it("keeps every body's first hit when the stores grow", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend, { capacity: 64, growable: true });
+      buildLevel(world, 1, false);
+      addBodies(world, 1, 56);
+      world.moveBodies(ALL, Response.Bounce, 0.5);
+      const views = ["hitPart", "hitShape", "hitRect", "hitT", "hitNx", "hitNy"] as const;
+      const n = world.count, before = views.map((v) => Array.from(world[v].subarray(0, n)));
+      expect(before[0].filter((p) => p !== Part.None).length).toBeGreaterThan(5);
+      for (let k = 0; k < 200; k++) world.addPoint(k, 0); // grows the stores twice
+      expect(world.capacity).toBeGreaterThan(64);
+      views.forEach((v, k) => expect(Array.from(world[v].subarray(0, n)), `${backend} ${v}`).toEqual(before[k]));
+    }
+  });
+
   it("lets nothing tunnel: bodies 1000x faster than a wall is thick all stop at it", async () => {
     for (const backend of BACKENDS) {
       const world = await newWorld(backend);
