@@ -21,14 +21,14 @@ import {
   W_CASTS, W_ONE_NX, SWEEP_POINT, W_ONE_NY, W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_RECTS,
   PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, LEVEL_MOST_CELLS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS,
   W_LEVEL_CELLS, W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES,
-  PARTS_TILES, RESPONSE_BY_GROUP, W_RESPONSES, W_RESTITUTIONS,
+  PARTS_TILES, RESPONSE_BY_GROUP, W_RESPONSES, W_RESTITUTIONS, LEVEL_LIST_CELLS, W_LEVEL_RLISTED, W_LEVEL_RLISTS,
 } from "../layout/moves.ts";
 import { C_ID, C_NX, C_NY, C_PART, C_T, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
-import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_INSTANCES } from "../layout/rects.ts";
+import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CANDS, RH_INST_BOX, RH_INSTANCES } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { castBox, castSegment } from "./balls.ts";
 import { AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_SURF_CELLS } from "./platform_grid.ts";
-import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsQuiet } from "./casts.ts";
+import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsAmong, castRectsQuiet } from "./casts.ts";
 import { rectStart, rh } from "./rect_level.ts";
 import { th } from "./tile_map.ts";
 import { fieldAt, hdr, headerF32, headerI32, setHdr } from "./header.ts";
@@ -203,10 +203,16 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   if (foundT <= 1) offer(foundT, fnx, fny, PART_TILES, fcell, -1);
 }
 
-/** The body against the rect level's rects (rectsCast: centre and half extents). */
+/**
+ * The body against the rect level's rects (rectsCast: centre and half extents). Its candidates are
+ * the instances the level grid lists in the cells under the sweep's box whose master box meets it,
+ * or, for a sweep over more than LEVEL_LIST_CELLS cells or a level without lists, the quadtree's.
+ */
 function castRects(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
   const mode = kind == KIND_RECT ? CAST_BOX : kind == KIND_CIRCLE && hx > 0 ? CAST_CIRCLE : CAST_SEGMENT;
-  if (!castRectsQuiet(mode, cx, cy, dx, dy, hx, hy)) return;
+  const n = listedRects(mode, cx, cy, hx, hy, dx, dy);
+  if (n == 0) return;
+  if (!(n > 0 ? castRectsAmong(n, mode, cx, cy, dx, dy, hx, hy) : castRectsQuiet(mode, cx, cy, dx, dy, hx, hy))) return;
   // The rect's index within its instance's prefab.
   offer(rectT, rectNx, rectNy, PART_RECTS, rectInst, rectBest - rectStart(rectInst));
 }
@@ -245,6 +251,43 @@ function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
     for (let c = c0; c <= c1; c++) bits |= u8At(row + c);
   }
   return bits;
+}
+
+/**
+ * The rect instances the level grid lists in the cells under the box swept by a body (centre, half
+ * extents as the cast `mode` takes them) whose master box meets it, into RH_CANDS, each once;
+ * returns their number, or -1 when the grid has no lists or the box covers more than
+ * LEVEL_LIST_CELLS cells (the caller asks the quadtree).
+ */
+function listedRects(mode: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
+  const lists = i32At(wo(W_LEVEL_RLISTS)), cols = i32At(wo(W_LEVEL_COLS));
+  if (i32At(wo(W_LEVEL_RLISTED)) == 0 || cols == 0) return -1;
+  const a = mode == CAST_SEGMENT ? 0 : hx, b = mode == CAST_BOX ? hy : a;
+  const x0 = Math.min(cx, cx + dx) - a, x1 = Math.max(cx, cx + dx) + a;
+  const y0 = Math.min(cy, cy + dy) - b, y1 = Math.max(cy, cy + dy) + b;
+  const rows = i32At(wo(W_LEVEL_ROWS)), ox = f64At(wo(W_LEVEL_OX)), oy = f64At(wo(W_LEVEL_OY)), inv = f64At(wo(W_LEVEL_INV));
+  const fx0 = (x0 - ox) * inv, fx1 = (x1 - ox) * inv, fy0 = (y0 - oy) * inv, fy1 = (y1 - oy) * inv;
+  if (fx1 < 0 || fy1 < 0 || fx0 >= <f64>cols || fy0 >= <f64>rows) return 0; // every instance lies inside the grid
+  const c0 = fx0 < 0 ? 0 : <i32>fx0, c1 = fx1 >= <f64>cols ? cols - 1 : <i32>fx1;
+  const r0 = fy0 < 0 ? 0 : <i32>fy0, r1 = fy1 >= <f64>rows ? rows - 1 : <i32>fy1;
+  if ((c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_LIST_CELLS) return -1;
+  const items = lists + ((cols * rows + 1) << 2), cands = rh(RH_CANDS), boxes = rh(RH_INST_BOX);
+  let n = 0;
+  for (let r = r0; r <= r1; r++) {
+    for (let c = c0; c <= c1; c++) {
+      const at = lists + ((r * cols + c) << 2), end = i32At(at + 4);
+      for (let q = i32At(at); q < end; q++) {
+        const i = i32At(items + (q << 2)), o = boxes + (i << 5);
+        if (!(f64At(o) <= x1 && x0 <= f64At(o + 16) && f64At(o + 8) <= y1 && y0 <= f64At(o + 24))) continue;
+        let seen = false;
+        for (let k = 0; k < n && !seen; k++) seen = i32At(cands + (k << 2)) == i;
+        if (seen) continue;
+        setI32(cands + (n << 2), i);
+        n++;
+      }
+    }
+  }
+  return n;
 }
 
 /**
@@ -452,8 +495,10 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
     }
     setF32(xs + o, toF32(cx - (kind == KIND_RECT ? hx : 0)));
     setF32(ys + o, toF32(cy - (kind == KIND_RECT ? hy : 0)));
-    setF32(vxs + o, toF32(vx));
-    setF32(vys + o, toF32(vy));
+    if (firstPart != PART_NONE) { // without a hit the velocity is as it was
+      setF32(vxs + o, toF32(vx));
+      setF32(vys + o, toF32(vy));
+    }
     setI32(hi + o, firstPart);
     setI32(hi + plane + o, firstShape);
     setI32(hi + 2 * plane + o, firstRect);

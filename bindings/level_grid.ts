@@ -20,6 +20,8 @@ export interface LevelGrid {
   inv: number;
   always: number;
   cells: Uint8Array;
+  /** Per cell, the rect instances whose box meets it: starts (cells + 1), then the items; null past the budget. */
+  rectLists: Int32Array | null;
 }
 
 /** Cells per bounded shape the grid aims at (a sweep then reads one to four), and its bounds. */
@@ -48,7 +50,7 @@ export function buildLevelGrid(sets: readonly LevelBoxes[]): LevelGrid {
     }
   };
   for (const set of sets) scan(set.boxes, set.count, set.bit);
-  if (shapes === 0) return { cols: 1, rows: 1, ox: 0, oy: 0, inv: 1, always, cells: new Uint8Array(1) };
+  if (shapes === 0) return { cols: 1, rows: 1, ox: 0, oy: 0, inv: 1, always, cells: new Uint8Array(1), rectLists: null };
   const w = x1 - x0, h = y1 - y0;
   const target = Math.min(Math.max(CELLS_PER_SHAPE * shapes, MIN_CELLS), MAX_CELLS);
   const tiny = 1e-6 * Math.max(1, Math.abs(x0), Math.abs(y0), Math.abs(x1), Math.abs(y1));
@@ -83,5 +85,35 @@ export function buildLevelGrid(sets: readonly LevelBoxes[]): LevelGrid {
       }
     }
   }
-  return { cols, rows, ox: x0, oy: y0, inv, always, cells };
+  const grid = { cols, rows, ox: x0, oy: y0, inv, always, cells, rectLists: null as Int32Array | null };
+  const rects = sets.find((set) => set.bit === LEVEL_RECTS);
+  if (rects) grid.rectLists = listRects(grid, rects, diff[0], pitch);
+  return grid;
 }
+
+/**
+ * The instances over each cell, in ascending order, from the counts the prefix sums left in
+ * `counts`: starts, then items. Null when they would pass LIST_BUDGET items per cell and per shape
+ * (huge instances over many cells): the core then asks the quadtree.
+ */
+function listRects(grid: LevelGrid, rects: LevelBoxes, counts: Int32Array, pitch: number): Int32Array | null {
+  const { cols, rows, ox, oy, inv } = grid, n = cols * rows;
+  let total = 0;
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) total += counts[r * pitch + c];
+  if (total > LIST_BUDGET * (n + rects.count)) return null;
+  const lists = new Int32Array(n + 1 + total);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) lists[r * cols + c + 1] = counts[r * pitch + c];
+  for (let k = 0; k < n; k++) lists[k + 1] += lists[k];
+  const fill = lists.slice(0, n), boxes = rects.boxes;
+  for (let i = 0; i < rects.count; i++) {
+    const b = 4 * i;
+    if (Number.isNaN(boxes[b])) continue;
+    const c0 = Math.floor((boxes[b] - ox) * inv), c1 = Math.floor((boxes[b + 2] - ox) * inv);
+    const r0 = Math.floor((boxes[b + 1] - oy) * inv), r1 = Math.floor((boxes[b + 3] - oy) * inv);
+    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) lists[n + 1 + fill[r * cols + c]++] = i;
+  }
+  return lists;
+}
+
+/** Rect list items per cell and per instance, at most. */
+const LIST_BUDGET = 4;

@@ -27,7 +27,7 @@ import type { Kernel } from "./kernel.js";
 import {
   CAST_HIT, CAST_IN, SWEEP_BOX, SWEEP_CIRCLE, SWEEP_POINT, W_CAST_CAP, W_CAST_HIT_F, W_CAST_HIT_I, W_CASTS, W_ONE_NX, W_ONE_NY,
   W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, W_OVERLAP, WORLD_FIELDS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS, W_LEVEL_CELLS,
-  W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS,
+  W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS, W_LEVEL_RLISTED, W_LEVEL_RLISTS,
   H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER,
   RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, RESPONSE_BY_GROUP, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES, PARTS_TILES,
   W_RESPONSES, W_RESTITUTIONS,
@@ -516,7 +516,7 @@ export class World {
       heap: { top: this.heap.top },
       tag: this.tag,
       bodies: save(this, BODY_STATE),
-      casts: { fields: pick(this, ["castCap", "levelCap"]), arena: pick(this.castArena, ARENA_STATE) },
+      casts: { fields: pick(this, ["castCap", "levelCap", "levelListCap"]), arena: pick(this.castArena, ARENA_STATE) },
       overlaps: { fields: pick(this, ["overlapSlots"]), arena: pick(this.overlapArena, ARENA_STATE) },
       tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
       rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
@@ -575,11 +575,15 @@ export class World {
       const [surf, nSurf, poly, nPoly] = platforms.reachBoxes();
       sets.push({ boxes: surf, count: nSurf, bit: LEVEL_PLATFORMS }, { boxes: poly, count: nPoly, bit: LEVEL_PLATFORMS });
     }
-    const grid = buildLevelGrid(sets);
-    if (grid.cells.length > this.levelCap) this.layoutCasts(this.castCap, Math.max(grid.cells.length, 2 * this.levelCap));
+    const grid = buildLevelGrid(sets), lists = grid.rectLists, listBytes = lists ? 4 * lists.length : 0;
+    if (grid.cells.length > this.levelCap || listBytes > this.levelListCap) {
+      this.layoutCasts(this.castCap, Math.max(grid.cells.length, this.levelCap), Math.max(listBytes, this.levelListCap));
+    }
     this.refresh();
     const w = this.worldHeader, d = this.worldHeaderD;
     new Uint8Array(this.memory.buffer, w[W_LEVEL_CELLS], grid.cells.length).set(grid.cells);
+    if (lists) new Int32Array(this.memory.buffer, w[W_LEVEL_RLISTS], lists.length).set(lists);
+    w[W_LEVEL_RLISTED] = lists ? 1 : 0;
     w[W_LEVEL_COLS] = grid.cols;
     w[W_LEVEL_ROWS] = grid.rows;
     w[W_LEVEL_ALWAYS] = grid.always;
@@ -842,26 +846,32 @@ export class World {
     if (n <= this.castCap) return;
     let cap = Math.max(this.castCap, 16);
     while (cap < n) cap *= 2;
-    this.layoutCasts(cap, this.levelCap);
+    this.layoutCasts(cap, this.levelCap, this.levelListCap);
   }
 
-  /** Lays out the world header's regions: room for `castCap` casts and a level grid of `levelCap` cells. */
-  private layoutCasts(castCap: number, levelCap: number): void {
+  /**
+   * Lays out the world header's regions: room for `castCap` casts, a level grid of `levelCap` cells
+   * and `listBytes` of its rect lists.
+   */
+  private layoutCasts(castCap: number, levelCap: number, listBytes: number): void {
     this.castArena.layout([
       { field: W_CASTS, bytes: 4 * CAST_IN * castCap, keep: true },
       { field: W_CAST_HIT_I, bytes: 4 * CAST_HIT * castCap, keep: true },
       { field: W_CAST_HIT_F, bytes: 4 * CAST_HIT * castCap, keep: true },
       { field: W_LEVEL_CELLS, bytes: levelCap, keep: true },
+      { field: W_LEVEL_RLISTS, bytes: listBytes, keep: true },
     ], () => new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS));
     this.castCap = castCap;
     this.levelCap = levelCap;
+    this.levelListCap = listBytes;
     this.buffer = null;
     this.refresh();
     this.worldHeader[W_CAST_CAP] = castCap;
   }
 
-  /** Bytes of the level grid's region. */
+  /** Bytes of the level grid's regions: its cells, its rect lists. */
   private levelCap = 0;
+  private levelListCap = 0;
 
   /** castMany's casts: x, y, dx, dy, a, b each (a: circle radius or box half width; b: box half height). */
   get castInputs(): Float32Array { this.refresh(); return this._castInputs; }

@@ -51,6 +51,10 @@ export const W_LEVEL_ALWAYS = 19;
 export const W_LEVEL_OX = 20; // f64
 export const W_LEVEL_OY = 22; // f64
 export const W_LEVEL_INV = 24; // f64
+//   W_LEVEL_RLISTS i32[cols * rows + 1] then i32[]: per cell, the rect instances whose master box
+//                  meets it (ascending), as starts then items; W_LEVEL_RLISTED is 0 when there are none
+export const W_LEVEL_RLISTS = 26;
+export const W_LEVEL_RLISTED = 27;
 // moveBodies' responses by group (Response.ByGroup), indexed by group bit 0..31:
 //   W_RESPONSES    i32[32]   RESPONSE_* (0, stop, unless set)
 //   W_RESTITUTIONS f32[32]   the restitution of a bounce
@@ -62,6 +66,8 @@ export const LEVEL_RECTS = 1;
 export const LEVEL_PLATFORMS = 2;
 /** Cells one sweep reads in the level grid at most; a longer sweep casts every part. */
 export const LEVEL_MOST_CELLS = 32;
+/** Cells one rect sweep gathers its candidates from at most; a longer one asks the quadtree. */
+export const LEVEL_LIST_CELLS = 9;
 export const CAST_IN = 6;
 export const CAST_HIT = 3;
 

@@ -277,6 +277,26 @@ describe("moveBodies", () => {
     }
   });
 
+  it("agrees with the reference when the level grid's rect lists pass their budget (huge instances: the quadtree answers)", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend, { capacity: 64 });
+      const L = buildLevel(world, 2, false);
+      const level = world.rectLevel!, slab = level.addPrefab([0, 0, 3000, 2, 0, 40, 3000, 2]);
+      for (let k = 0; k < 40; k++) level.addInstance(slab, -1300 + k, -100 + 13 * k);
+      addBodies(world, 2, 200);
+      const n = world.count, expected = [];
+      for (let s = 0; s < n; s++) expected.push(reference(world, L, s, Response.Slide, 1));
+      const hits = world.moveBodies(ALL, Response.Slide);
+      for (let s = 0; s < n; s++) {
+        const e = expected[s];
+        expect({ x: world.x[s], y: world.y[s], part: world.hitPart[s], shape: world.hitShape[s], rect: world.hitRect[s], t: world.hitT[s] }, `${backend} slot ${s}`)
+          .toEqual({ x: e.x, y: e.y, part: e.part, shape: e.shape, rect: e.rect, t: e.t });
+      }
+      expect(hits).toBe(expected.filter((e) => e.part !== Part.None).length);
+      expect(expected.filter((e) => e.part === Part.Rects).length).toBeGreaterThan(20);
+    }
+  });
+
   it("keeps every body's first hit when the stores grow", async () => {
     for (const backend of BACKENDS) {
       const world = await newWorld(backend, { capacity: 64, growable: true });
