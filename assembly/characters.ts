@@ -14,6 +14,11 @@
 // Per frame: input sets the run speed; a jump starts if grounded or within the grace timer;
 // gravity (plus the extra pull during the grace timer) and the fall cap; move; then the seed's
 // overlap-then-correct collision: side sensors first, then top and bottom with the corrected x.
+//
+// The sensors see the world's other parts too (controller_level.ts, docs/world.md "Controllers
+// against every part"): solid tile cells as rects, one-way cells and up-facing surfaces as ground
+// met from above, polyhedra through their extremes within each sensor's range. A level of rects
+// alone runs exactly the rects' loops: the other parts are looked at only when the world has them.
 import {
   CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
   RC_GRAVITY, RC_INSET, RC_JUMP_SPEED, RC_MAX_FALL, RC_RUN_SPEED, RC_SENSOR_BOTTOM, RC_SENSOR_TOP,
@@ -26,6 +31,10 @@ import {
   boxesOverlap, countCharTest, countRectTests, findCandidates, flushStats, rectEnd, rectStart, resetStats, rh, rhF,
   worldRect, wx0, wx1, wy0, wy1,
 } from "./rect_level.ts";
+import {
+  C_ACC_A, C_ACC_B, C_H, C_INSET, C_SBOTTOM, C_STEP, C_STOP, C_W, C_X, C_XS, C_Y, C_YS, charSides, charVertical, sc, setSc,
+  worldHasPlatforms, worldHasTiles,
+} from "./controller_level.ts";
 
 /**
  * Steps every character one frame against the level (and players against enemies); returns the
@@ -42,6 +51,12 @@ export function rectsStepCharacters(search: i32): i32 {
   const sTop = rhF(RC_SENSOR_TOP), sBottom = rhF(RC_SENSOR_BOTTOM), step = rhF(RC_STEP_HEIGHT), inset = rhF(RC_INSET);
   const xp = rh(RH_CX), yp = rh(RH_CY), wp = rh(RH_CW), hp = rh(RH_CH), vxp = rh(RH_CVX), vyp = rh(RH_CVY);
   const kp = rh(RH_CKIND), ip = rh(RH_CINPUT), sp = rh(RH_CSTATE), gp = rh(RH_CGRACE), cands = rh(RH_CANDS);
+  // The world's other parts, handed to controller_level.ts through its scratch (doubles never
+  // cross a call there: the js backend would box them).
+  const others = worldHasTiles() || worldHasPlatforms();
+  if (others) {
+    setSc(C_STOP, sTop); setSc(C_SBOTTOM, sBottom); setSc(C_STEP, step); setSc(C_INSET, inset);
+  }
   for (let c = 0; c < count; c++) {
     const o = c << 2;
     if (load<i32>(kp + o) == CHAR_NONE) continue;
@@ -63,6 +78,7 @@ export function rectsStepCharacters(search: i32): i32 {
     // The seed's quirk: briefly off the ground without jumping, pull down harder (hug stairs going down).
     if (!wasGrounded && grace > 0) vy += pull;
     if (vy > maxFall) vy = maxFall;
+    const xs = x, ys = y;
     x += vx;
     y += vy;
     // Candidates: instances whose master box overlaps the character's master box.
@@ -81,6 +97,12 @@ export function rectsStepCharacters(search: i32): i32 {
         if (boxesOverlap(half, sy0, x + w, sy1, wx0, wy0, wx1, wy1) && wx0 < toLeft) toLeft = wx0;
       }
     }
+    if (others) {
+      setSc(C_X, x); setSc(C_Y, y); setSc(C_W, w); setSc(C_H, h); setSc(C_XS, xs); setSc(C_YS, ys);
+      setSc(C_ACC_A, toRight); setSc(C_ACC_B, toLeft);
+      charSides();
+      toRight = sc(C_ACC_A); toLeft = sc(C_ACC_B);
+    }
     if (toRight > -Infinity) { x = toRight; state |= ST_WALL_LEFT; if (vx < 0) vx = 0; }
     if (toLeft < Infinity) { x = toLeft - w; state |= ST_WALL_RIGHT; if (vx > 0) vx = 0; }
     // A side push moved the master box: what the head and feet can touch must be looked up again.
@@ -98,6 +120,12 @@ export function rectsStepCharacters(search: i32): i32 {
         if (boxesOverlap(tx0, by0, tx1, by1, wx0, wy0, wx1, wy1) && wy0 < ground) ground = wy0;
         if (boxesOverlap(tx0, y, tx1, hy1, wx0, wy0, wx1, wy1) && wy1 > ceiling) ceiling = wy1;
       }
+    }
+    if (others) {
+      setSc(C_X, x);
+      setSc(C_ACC_A, ground); setSc(C_ACC_B, ceiling);
+      charVertical();
+      ground = sc(C_ACC_A); ceiling = sc(C_ACC_B);
     }
     if (ground < Infinity && vy >= 0) {
       y = ground - h;

@@ -304,13 +304,19 @@ export class World {
   /** Adds the world's tile map (ASCII, Tiled JSON or an empty cols x rows) to its memory. One per world. */
   addTileMap(options: TileMapOptions): TileMap {
     this.checkPart("addTileMap", this._tileMap);
-    return (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, options));
+    const map = (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, options));
+    // Its controllers see the rects and polyhedra: those must be built before a step.
+    map.prepareWorld = () => this.prepareLevel();
+    return map;
   }
 
   /** Adds the world's rect level (prefabs, instances, quadtree, four-sensor characters) to its memory. One per world. */
   addRectLevel(options: RectLevelOptions = {}): RectLevel {
     this.checkPart("addRectLevel", this._rectLevel);
-    return (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, options));
+    const level = (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, options));
+    // Its characters see the tiles, surfaces and polyhedra: the platforms' grid must be built before a step.
+    level.prepareWorld = () => this.prepareLevel();
+    return level;
   }
 
   /** Adds the world's platforms (surfaces, polyhedra, balls) to its memory. One per world. */
