@@ -23,7 +23,7 @@ import {
   CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
   RC_GRAVITY, RC_INSET, RC_JUMP_SPEED, RC_MAX_FALL, RC_RUN_SPEED, RC_SENSOR_BOTTOM, RC_SENSOR_TOP,
   RC_STEP_HEIGHT, RH_CANDS, RH_CGRACE, RH_CH, RH_CHARS, RH_CINPUT, RH_CKIND, RH_CSTATE, RH_CVX, RH_CVY,
-  RH_CW, RH_CX, RH_CY, RH_STOMPS, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED,
+  RH_CW, RH_CX, RH_CY, RH_INSTANCES, RH_STOMPS, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED,
   ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT,
 } from "../layout/rects.ts";
 import { IN_JUMP, IN_LEFT, IN_RIGHT } from "../layout/input.ts";
@@ -32,8 +32,8 @@ import {
   worldRect, wx0, wx1, wy0, wy1,
 } from "./rect_level.ts";
 import {
-  C_ACC_A, C_ACC_B, C_H, C_INSET, C_SBOTTOM, C_STEP, C_STOP, C_W, C_X, C_XS, C_Y, C_YS, charSides, charVertical, sc, setSc,
-  worldHasPlatforms, worldHasTiles,
+  C_ACC_A, C_ACC_B, C_H, C_INSET, C_SBOTTOM, C_STEP, C_STOP, C_W, C_X, C_XS, C_Y, C_YS, charOthers, PASS_SIDES, PASS_VERTICAL,
+  sc, setSc, worldHasPlatforms, worldHasTiles,
 } from "./controller_level.ts";
 
 /**
@@ -53,7 +53,7 @@ export function rectsStepCharacters(search: i32): i32 {
   const kp = rh(RH_CKIND), ip = rh(RH_CINPUT), sp = rh(RH_CSTATE), gp = rh(RH_CGRACE), cands = rh(RH_CANDS);
   // The world's other parts, handed to controller_level.ts through its scratch (doubles never
   // cross a call there: the js backend would box them).
-  const others = worldHasTiles() || worldHasPlatforms();
+  const others = worldHasTiles() || worldHasPlatforms(), instances = rh(RH_INSTANCES);
   if (others) {
     setSc(C_STOP, sTop); setSc(C_SBOTTOM, sBottom); setSc(C_STEP, step); setSc(C_INSET, inset);
   }
@@ -81,8 +81,9 @@ export function rectsStepCharacters(search: i32): i32 {
     const xs = x, ys = y;
     x += vx;
     y += vy;
-    // Candidates: instances whose master box overlaps the character's master box.
-    let n = findCandidates(search, x, y, x + w, y + h, cands);
+    // Candidates: instances whose master box overlaps the character's master box (none to look
+    // for in a world of other parts alone: no query, whose doubles the js backend would box).
+    let n = instances > 0 ? findCandidates(search, x, y, x + w, y + h, cands) : 0;
     // Side sensors: the left one is pushed to the right edge of what it overlaps, the right one to the left edge.
     const half = x + w * 0.5;
     const sy0 = y + sTop, sy1 = y + h - step;
@@ -100,13 +101,13 @@ export function rectsStepCharacters(search: i32): i32 {
     if (others) {
       setSc(C_X, x); setSc(C_Y, y); setSc(C_W, w); setSc(C_H, h); setSc(C_XS, xs); setSc(C_YS, ys);
       setSc(C_ACC_A, toRight); setSc(C_ACC_B, toLeft);
-      charSides();
+      charOthers(PASS_SIDES);
       toRight = sc(C_ACC_A); toLeft = sc(C_ACC_B);
     }
     if (toRight > -Infinity) { x = toRight; state |= ST_WALL_LEFT; if (vx < 0) vx = 0; }
     if (toLeft < Infinity) { x = toLeft - w; state |= ST_WALL_RIGHT; if (vx > 0) vx = 0; }
     // A side push moved the master box: what the head and feet can touch must be looked up again.
-    if (toRight > -Infinity || toLeft < Infinity) n = findCandidates(search, x, y, x + w, y + h, cands);
+    if ((toRight > -Infinity || toLeft < Infinity) && instances > 0) n = findCandidates(search, x, y, x + w, y + h, cands);
     // Top and bottom sensors with the corrected x: land on the highest top, bump on the lowest bottom.
     const tx0 = x + inset, tx1 = x + w - inset;
     const by0 = y + h - sBottom, by1 = y + h, hy1 = y + sTop;
@@ -124,7 +125,7 @@ export function rectsStepCharacters(search: i32): i32 {
     if (others) {
       setSc(C_X, x);
       setSc(C_ACC_A, ground); setSc(C_ACC_B, ceiling);
-      charVertical();
+      charOthers(PASS_VERTICAL);
       ground = sc(C_ACC_A); ceiling = sc(C_ACC_B);
     }
     if (ground < Infinity && vy >= 0) {

@@ -24,14 +24,17 @@ import { PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER } from "../layout/grid.ts"
 import { HS_STRIDE, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS, P_HALFSPACES, P_POLY_CELLS, P_POLY_COUNT,
   P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, SURF_STRIDE,
 } from "../layout/platforms.ts";
-import { RH_CANDS, RH_DEPTH, RH_INSTANCES, SEARCH_BOXES, SEARCH_TREE } from "../layout/rects.ts";
+import {
+  MIRROR_X, MIRROR_Y, RH_CANDS, RH_DEPTH, RH_INST_BOX, RH_INST_FLAGS, RH_INST_PREFAB, RH_INST_X, RH_INST_Y, RH_INSTANCES,
+  RH_ITEMS, RH_NODE_BOX, RH_NODE_START, RH_NODE_SUB, RH_PREFAB_BOX, RH_RECTS, RH_STACK, STACK_CAP,
+} from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { headerI32 } from "./header.ts";
-import { f32At, f64At, i32At, setF64, u8At } from "./memory.ts";
-import { findCandidates, rectEnd, rectStart, rh, worldRect, wx0, wx1, wy0, wy1 } from "./rect_level.ts";
+import { f32At, f64At, i32At, setF64, setI32, u8At } from "./memory.ts";
+import { rectEnd, rectStart, rh } from "./rect_level.ts";
 
 // Scratch (f64 slots of a static block; valid during one kernel call).
-const SCRATCH = <i32>memory.data(32 * 8);
+const SCRATCH = <i32>memory.data(36 * 8);
 // @ts-ignore: decorator
 @inline export function sc(slot: i32): f64 { return f64At(SCRATCH + (slot << 3)); }
 // @ts-ignore: decorator
@@ -64,6 +67,8 @@ export const Q_X1 = 26; // polyDrop: the second foot's x, and the lowest top loo
 export const Q_YMAX = 27;
 // The box eachPlatformNear searches.
 const B_X0 = 28, B_Y0 = 29, B_X1 = 30, B_Y1 = 31;
+// The world box of the rect rectAt placed last.
+const W_X0 = 32, W_Y0 = 33, W_X1 = 34, W_Y1 = 35;
 
 /** Far enough to stand for "unbounded" beyond every coordinate the facade accepts (MAX_COORD 1e30). */
 const FAR: f64 = 1e36;
@@ -110,22 +115,27 @@ function cellFlags(col: i32, row: i32): i32 {
 
 // ---- four-sensor characters ----------------------------------------------------------------
 
-/**
- * The side sensors of the character (C_*) against solid tile cells and polyhedra: raises C_ACC_A
- * (where the left sensor is pushed to) and lowers C_ACC_B (the right sensor's), as rects do.
- */
-export function charSides(): void {
-  if (worldHasTiles()) tileSides();
-  if (ph(P_POLY_COUNT) > 0) { masterBox(); eachPlatformNear(ACT_SIDES); }
-}
+/** charOthers' passes. */
+export const PASS_SIDES = 0;
+export const PASS_VERTICAL = 1;
 
 /**
- * The top and bottom sensors of the character (C_*, x after the side pushes) against solid and
+ * PASS_SIDES: the side sensors of the character (C_*) against solid tile cells and polyhedra:
+ * raises C_ACC_A (where the left sensor is pushed to) and lowers C_ACC_B (the right sensor's), as
+ * rects do. PASS_VERTICAL: its top and bottom sensors (C_X after the side pushes) against solid and
  * one-way tile cells, polyhedra and surfaces: lowers the ground C_ACC_A, raises the ceiling C_ACC_B.
+ * One function with two call sites, so binaryen keeps it out of the character loop: inlined there,
+ * it would make that loop too big for V8 to inline the rect queries into it in the js backend
+ * (whose doubles would then be boxed at each call).
  */
-export function charVertical(): void {
-  if (worldHasTiles()) tileVertical();
-  if (worldHasPlatforms()) { masterBox(); eachPlatformNear(ACT_VERTICAL); }
+export function charOthers(pass: i32): void {
+  if (pass == PASS_SIDES) {
+    if (worldHasTiles()) tileSides();
+    if (ph(P_POLY_COUNT) > 0) { masterBox(); eachPlatformNear(ACT_SIDES); }
+  } else {
+    if (worldHasTiles()) tileVertical();
+    if (worldHasPlatforms()) { masterBox(); eachPlatformNear(ACT_VERTICAL); }
+  }
 }
 
 /** The character's master box as the box eachPlatformNear searches. */
@@ -250,7 +260,8 @@ function surfList(cell: i32): void {
 }
 
 /** Whether polyhedron k's extent (rounded outward) misses the box. */
-function extentMisses(k: i32, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+// @ts-ignore: decorator
+@inline function extentMisses(k: i32, x0: f64, y0: f64, x1: f64, y1: f64): bool {
   const e = ph(P_POLY_EXTENT) + (k << 4);
   return !overlap(x0, y0, x1, y1, <f64>f32At(e), <f64>f32At(e + 4), <f64>f32At(e + 8), <f64>f32At(e + 12));
 }
@@ -391,23 +402,97 @@ export function pointInShapes(): bool {
   return sc(Q_LEFT) <= sc(Q_RIGHT);
 }
 
+/**
+ * The rect level's instances whose master box touches the box B_* (closed), into RH_CANDS;
+ * returns their number. rect_level.ts' treeQuery walk (the quadtree, then the master boxes), with
+ * the box read from scratch: the query takes no double argument, which the js backend would box at
+ * each call (treeQuery is too big for V8 to inline into these callers). Without a tree, every
+ * master box is tested.
+ */
+function rectCandidates(): i32 {
+  const x0 = sc(B_X0), y0 = sc(B_Y0), x1 = sc(B_X1), y1 = sc(B_Y1), out = rh(RH_CANDS);
+  const boxp = rh(RH_INST_BOX), depth = rh(RH_DEPTH);
+  let found = 0;
+  if (depth < 0) {
+    const n = rh(RH_INSTANCES);
+    for (let i = 0; i < n; i++) {
+      const o = boxp + (i << 5);
+      if (overlap(x0, y0, x1, y1, f64At(o), f64At(o + 8), f64At(o + 16), f64At(o + 24))) { setI32(out + (found << 2), i); found++; }
+    }
+    return found;
+  }
+  const nbp = rh(RH_NODE_BOX), startp = rh(RH_NODE_START), subp = rh(RH_NODE_SUB), itemsp = rh(RH_ITEMS), stackp = rh(RH_STACK);
+  if (i32At(subp) == 0 || !overlap(x0, y0, x1, y1, f64At(nbp), f64At(nbp + 8), f64At(nbp + 16), f64At(nbp + 24))) return 0;
+  setI32(stackp, 0); // packed node: level << 24 | iy << 12 | ix
+  let top = 1;
+  while (top > 0) {
+    top--;
+    const packed = i32At(stackp + (top << 2));
+    const L = packed >>> 24, iy = (packed >>> 12) & 0xfff, ix = packed & 0xfff;
+    const node = ((1 << (L << 1)) - 1) / 3 + iy * (1 << L) + ix;
+    const end = i32At(startp + ((node + 1) << 2));
+    for (let k = i32At(startp + (node << 2)); k < end; k++) {
+      const i = i32At(itemsp + (k << 2));
+      const o = boxp + (i << 5);
+      if (overlap(x0, y0, x1, y1, f64At(o), f64At(o + 8), f64At(o + 16), f64At(o + 24))) { setI32(out + (found << 2), i); found++; }
+    }
+    if (L >= depth) continue;
+    // The quadrants the box reaches (closed, like the overlap test), children in index order.
+    const p = nbp + (node << 5);
+    const mx = (f64At(p) + f64At(p + 16)) * 0.5, my = (f64At(p + 8) + f64At(p + 24)) * 0.5;
+    const coff = ((1 << ((L + 1) << 1)) - 1) / 3, cside = 2 << L;
+    for (let q = 3; q >= 0; q--) {
+      const cx = q & 1, cy = q >> 1;
+      if (!(cx ? x1 >= mx : x0 <= mx) || !(cy ? y1 >= my : y0 <= my)) continue;
+      const cix = (ix << 1) + cx, ciy = (iy << 1) + cy;
+      if (i32At(subp + ((coff + ciy * cside + cix) << 2)) == 0 || top >= STACK_CAP) continue;
+      setI32(stackp + (top << 2), ((L + 1) << 24) | (ciy << 12) | cix);
+      top++;
+    }
+  }
+  return found;
+}
+
 function rectsAtPoint(): void {
   const px = sc(Q_X), py = sc(Q_Y), cands = rh(RH_CANDS);
-  const n = findCandidates(rh(RH_DEPTH) >= 0 ? SEARCH_TREE : SEARCH_BOXES, px, py, px, py, cands);
+  setSc(B_X0, px); setSc(B_Y0, py); setSc(B_X1, px); setSc(B_Y1, py);
+  const n = rectCandidates();
   let left = sc(Q_LEFT), right = sc(Q_RIGHT), top = sc(Q_TOP), bottom = sc(Q_BOTTOM);
   for (let k = 0; k < n; k++) {
     const i = i32At(cands + (k << 2));
     const end = rectEnd(i);
     for (let r = rectStart(i); r < end; r++) {
-      worldRect(i, r);
-      if (!(wx0 <= px && px < wx1 && wy0 < py && py <= wy1)) continue;
-      if (wx0 < left) left = wx0;
-      if (wx1 > right) right = wx1;
-      if (wy0 < top) top = wy0;
-      if (wy1 > bottom) bottom = wy1;
+      rectAt(i, r);
+      const rx0 = sc(W_X0), ry0 = sc(W_Y0), rx1 = sc(W_X1), ry1 = sc(W_Y1);
+      if (!(rx0 <= px && px < rx1 && ry0 < py && py <= ry1)) continue;
+      if (rx0 < left) left = rx0;
+      if (rx1 > right) right = rx1;
+      if (ry0 < top) top = ry0;
+      if (ry1 > bottom) bottom = ry1;
     }
   }
   setSc(Q_LEFT, left); setSc(Q_RIGHT, right); setSc(Q_TOP, top); setSc(Q_BOTTOM, bottom);
+}
+
+/**
+ * World box of prefab rect r placed by instance i, into W_*: rect_level.ts' worldRect (the same
+ * operations, so the same box), written to scratch rather than to its module variables, which
+ * the js backend would box at each store.
+ */
+// @ts-ignore: decorator
+@inline function rectAt(i: i32, r: i32): void {
+  const rp = rh(RH_RECTS) + (r << 4);
+  let x = <f64>f32At(rp), y = <f64>f32At(rp + 4);
+  const w = <f64>f32At(rp + 8), h = <f64>f32At(rp + 12);
+  const flags = i32At(rh(RH_INST_FLAGS) + (i << 2));
+  if (flags & (MIRROR_X | MIRROR_Y)) {
+    const bp = rh(RH_PREFAB_BOX) + (i32At(rh(RH_INST_PREFAB) + (i << 2)) << 4);
+    // Mirroring keeps the prefab's box in place: x' = x0 + x1 - (x + w).
+    if (flags & MIRROR_X) x = (<f64>f32At(bp) + <f64>f32At(bp + 8)) - (x + w);
+    if (flags & MIRROR_Y) y = (<f64>f32At(bp + 4) + <f64>f32At(bp + 12)) - (y + h);
+  }
+  const x0 = <f64>f32At(rh(RH_INST_X) + (i << 2)) + x, y0 = <f64>f32At(rh(RH_INST_Y) + (i << 2)) + y;
+  setSc(W_X0, x0); setSc(W_Y0, y0); setSc(W_X1, x0 + w); setSc(W_Y1, y0 + h);
 }
 
 /** Polyhedron k against the point (Q_X, Q_Y), by the rule of pointInShapes. */
@@ -445,14 +530,16 @@ export function shapesTopBelow(): void {
   const lx = xa < xb ? xa : xb, rx = xa < xb ? xb : xa;
   if (worldHasRects()) {
     const cands = rh(RH_CANDS);
-    const n = findCandidates(rh(RH_DEPTH) >= 0 ? SEARCH_TREE : SEARCH_BOXES, lx, y0, rx, y1, cands);
+    setSc(B_X0, lx); setSc(B_Y0, y0); setSc(B_X1, rx); setSc(B_Y1, y1);
+    const n = rectCandidates();
     for (let k = 0; k < n; k++) {
       const i = i32At(cands + (k << 2));
       const end = rectEnd(i);
       for (let r = rectStart(i); r < end; r++) {
-        worldRect(i, r);
-        if (!(wy0 >= y0 && wy0 < y1)) continue;
-        if ((wx0 <= xa && xa < wx1) || (wx0 <= xb && xb < wx1)) offerTop(wy0, wy1);
+        rectAt(i, r);
+        const rx0 = sc(W_X0), ry0 = sc(W_Y0), rx1 = sc(W_X1);
+        if (!(ry0 >= y0 && ry0 < y1)) continue;
+        if ((rx0 <= xa && xa < rx1) || (rx0 <= xb && xb < rx1)) offerTop(ry0, sc(W_Y1));
       }
     }
   }
@@ -463,18 +550,21 @@ export function shapesTopBelow(): void {
 }
 
 /** Keeps (top, bottom) if its top is the highest so far (for equal tops, the lower bottom). */
-function offerTop(top: f64, bottom: f64): void {
+// @ts-ignore: decorator
+@inline function offerTop(top: f64, bottom: f64): void {
   const best = sc(Q_TOP);
   if (top < best || (top == best && bottom > sc(Q_BOTTOM))) { setSc(Q_TOP, top); setSc(Q_BOTTOM, bottom); }
 }
 
 /** polyDrop for one foot: polyhedron k's top on the vertical line at x, if it has one in [Q_Y, Q_YMAX). */
 function polyDrop(k: i32): void {
-  dropAt(k, sc(Q_X));
-  dropAt(k, sc(Q_X1));
+  dropAt(k, Q_X);
+  dropAt(k, Q_X1);
 }
 
-function dropAt(k: i32, x: f64): void {
+/** polyDrop for the foot whose x is in scratch slot `at`. */
+function dropAt(k: i32, at: i32): void {
+  const x = sc(at);
   const starts = ph(P_POLY_START);
   const h0 = ph(P_HALFSPACES) + i32At(starts + (k << 2)) * (HS_STRIDE << 2);
   const h1 = ph(P_HALFSPACES) + i32At(starts + (k << 2) + 4) * (HS_STRIDE << 2);
