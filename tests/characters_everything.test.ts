@@ -251,6 +251,35 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
       expect(level.charX[c]).toBeGreaterThan(640);
     });
 
+    it(`${backend}: lands on seeded convex polygons at their highest point under the feet (brute force over the vertices)`, async () => {
+      const rnd = mulberry32(31);
+      for (let k = 0; k < 20; k++) {
+        // A dome: flat bottom at 400, walls of a and c at x 200 and 400, a peak b above 400 at px.
+        const a = Math.floor(rnd() * 12), c = Math.floor(rnd() * 12), px = 230 + Math.floor(rnd() * 140);
+        const b = Math.max(a, c) + 1 + Math.floor(rnd() * 40);
+        const top: [number, number][] = [[200, 400 - c], [px, 400 - b], [400, 400 - a]];
+        const topY = (x: number) => {
+          const [[x0, y0], [x1, y1]] = x <= px ? [top[0], top[1]] : [top[1], top[2]];
+          return y0 + ((x - x0) * (y1 - y0)) / (x1 - x0);
+        };
+        for (let d = 0; d < 5; d++) {
+          const world = await newWorld(backend);
+          const level = world.addRectLevel();
+          world.addPlatforms().addPolygon([200, 400, 400, 400, 400, 400 - a, px, 400 - b, 200, 400 - c]);
+          const x = 204 + Math.floor(rnd() * (190 - W)) + 0.25 * d;
+          const cc = level.addCharacter(x, 250, W, H);
+          for (let f = 0; f < 80; f++) level.stepCharacters();
+          // The reference: the top boundary's highest point over [x + inset, x + w - inset].
+          const x0 = x + 2, x1 = x + W - 2;
+          const want = Math.min(topY(x0), topY(x1), x0 <= px && px <= x1 ? 400 - b : Infinity);
+          expect(level.charState[cc] & CharacterState.Grounded, `polygon ${k} drop ${d}`).toBeTruthy();
+          expect(level.charState[cc] & (CharacterState.WallLeft | CharacterState.WallRight)).toBe(0);
+          expect(level.charX[cc]).toBe(Math.fround(x));
+          expect(Math.abs(level.charY[cc] + H - want), `polygon ${k} drop ${d}`).toBeLessThan(1e-3);
+        }
+      }
+    });
+
     it(`${backend}: a polygon wall pushes the side sensors out horizontally; a polygon ceiling bumps the head`, async () => {
       const world = await newWorld(backend);
       world.addTileMap({ ascii: Array.from({ length: 30 }, (_, r) => (r === 25 ? "X" : " ").repeat(60)), tileSize: T });
