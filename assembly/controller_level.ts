@@ -13,8 +13,8 @@
 //   when the feet were at or above it at the frame start.
 // - Tile characters ("Rotating Tower Collision Detection", tile_controller.ts) look up a cell's
 //   flags at each collision point: a point inside a rect-level rect or a polyhedron is blocked too,
-//   and the resolutions take the edge of that shape (the nearest one in the resolution's
-//   direction) where they would take the cell's.
+//   and the resolutions take that shape's edge along the point's vertical or horizontal line
+//   (the outermost, where several shapes hold the point) where they would take the cell's.
 //
 // The extremes of a polyhedron within a box are found by a small linear programme per call
 // (polyClip): no vertex list is stored, and any number of faces works. Everything here reads and
