@@ -14,11 +14,16 @@
 // Per frame: input sets the run speed; a jump starts if grounded or within the grace timer;
 // gravity (plus the extra pull during the grace timer) and the fall cap; move; then the seed's
 // overlap-then-correct collision: side sensors first, then top and bottom with the corrected x.
+//
+// The sensors see the world's other parts too (controller_level.ts, docs/world.md "Controllers
+// against every part"): solid tile cells as rects, one-way cells and up-facing surfaces as ground
+// met from above, polyhedra through their extremes within each sensor's range. A level of rects
+// alone runs exactly the rects' loops: the other parts are looked at only when the world has them.
 import {
   CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
   RC_GRAVITY, RC_INSET, RC_JUMP_SPEED, RC_MAX_FALL, RC_RUN_SPEED, RC_SENSOR_BOTTOM, RC_SENSOR_TOP,
   RC_STEP_HEIGHT, RH_CANDS, RH_CGRACE, RH_CH, RH_CHARS, RH_CINPUT, RH_CKIND, RH_CSTATE, RH_CVX, RH_CVY,
-  RH_CW, RH_CX, RH_CY, RH_STOMPS, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED,
+  RH_CW, RH_CX, RH_CY, RH_INSTANCES, RH_STOMPS, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED,
   ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT,
 } from "../layout/rects.ts";
 import { IN_JUMP, IN_LEFT, IN_RIGHT } from "../layout/input.ts";
@@ -26,6 +31,10 @@ import {
   boxesOverlap, countCharTest, countRectTests, findCandidates, flushStats, rectEnd, rectStart, resetStats, rh, rhF,
   worldRect, wx0, wx1, wy0, wy1,
 } from "./rect_level.ts";
+import {
+  C_ACC_A, C_ACC_B, C_H, C_INSET, C_SBOTTOM, C_STEP, C_STOP, C_W, C_X, C_XS, C_Y, C_YS, charOthers, PASS_SIDES, PASS_VERTICAL,
+  sc, setSc, worldHasPlatforms, worldHasTiles,
+} from "./controller_level.ts";
 
 /**
  * Steps every character one frame against the level (and players against enemies); returns the
@@ -42,6 +51,12 @@ export function rectsStepCharacters(search: i32): i32 {
   const sTop = rhF(RC_SENSOR_TOP), sBottom = rhF(RC_SENSOR_BOTTOM), step = rhF(RC_STEP_HEIGHT), inset = rhF(RC_INSET);
   const xp = rh(RH_CX), yp = rh(RH_CY), wp = rh(RH_CW), hp = rh(RH_CH), vxp = rh(RH_CVX), vyp = rh(RH_CVY);
   const kp = rh(RH_CKIND), ip = rh(RH_CINPUT), sp = rh(RH_CSTATE), gp = rh(RH_CGRACE), cands = rh(RH_CANDS);
+  // The world's other parts, handed to controller_level.ts through its scratch (doubles never
+  // cross a call there: the js backend would box them).
+  const others = worldHasTiles() || worldHasPlatforms(), instances = rh(RH_INSTANCES);
+  if (others) {
+    setSc(C_STOP, sTop); setSc(C_SBOTTOM, sBottom); setSc(C_STEP, step); setSc(C_INSET, inset);
+  }
   for (let c = 0; c < count; c++) {
     const o = c << 2;
     if (load<i32>(kp + o) == CHAR_NONE) continue;
@@ -63,10 +78,12 @@ export function rectsStepCharacters(search: i32): i32 {
     // The seed's quirk: briefly off the ground without jumping, pull down harder (hug stairs going down).
     if (!wasGrounded && grace > 0) vy += pull;
     if (vy > maxFall) vy = maxFall;
+    const xs = x, ys = y;
     x += vx;
     y += vy;
-    // Candidates: instances whose master box overlaps the character's master box.
-    let n = findCandidates(search, x, y, x + w, y + h, cands);
+    // Candidates: instances whose master box overlaps the character's master box (none to look
+    // for in a world of other parts alone: no query, whose doubles the js backend would box).
+    let n = instances > 0 ? findCandidates(search, x, y, x + w, y + h, cands) : 0;
     // Side sensors: the left one is pushed to the right edge of what it overlaps, the right one to the left edge.
     const half = x + w * 0.5;
     const sy0 = y + sTop, sy1 = y + h - step;
@@ -81,10 +98,16 @@ export function rectsStepCharacters(search: i32): i32 {
         if (boxesOverlap(half, sy0, x + w, sy1, wx0, wy0, wx1, wy1) && wx0 < toLeft) toLeft = wx0;
       }
     }
+    if (others) {
+      setSc(C_X, x); setSc(C_Y, y); setSc(C_W, w); setSc(C_H, h); setSc(C_XS, xs); setSc(C_YS, ys);
+      setSc(C_ACC_A, toRight); setSc(C_ACC_B, toLeft);
+      charOthers(PASS_SIDES);
+      toRight = sc(C_ACC_A); toLeft = sc(C_ACC_B);
+    }
     if (toRight > -Infinity) { x = toRight; state |= ST_WALL_LEFT; if (vx < 0) vx = 0; }
     if (toLeft < Infinity) { x = toLeft - w; state |= ST_WALL_RIGHT; if (vx > 0) vx = 0; }
     // A side push moved the master box: what the head and feet can touch must be looked up again.
-    if (toRight > -Infinity || toLeft < Infinity) n = findCandidates(search, x, y, x + w, y + h, cands);
+    if ((toRight > -Infinity || toLeft < Infinity) && instances > 0) n = findCandidates(search, x, y, x + w, y + h, cands);
     // Top and bottom sensors with the corrected x: land on the highest top, bump on the lowest bottom.
     const tx0 = x + inset, tx1 = x + w - inset;
     const by0 = y + h - sBottom, by1 = y + h, hy1 = y + sTop;
@@ -98,6 +121,12 @@ export function rectsStepCharacters(search: i32): i32 {
         if (boxesOverlap(tx0, by0, tx1, by1, wx0, wy0, wx1, wy1) && wy0 < ground) ground = wy0;
         if (boxesOverlap(tx0, y, tx1, hy1, wx0, wy0, wx1, wy1) && wy1 > ceiling) ceiling = wy1;
       }
+    }
+    if (others) {
+      setSc(C_X, x);
+      setSc(C_ACC_A, ground); setSc(C_ACC_B, ceiling);
+      charOthers(PASS_VERTICAL);
+      ground = sc(C_ACC_A); ceiling = sc(C_ACC_B);
     }
     if (ground < Infinity && vy >= 0) {
       y = ground - h;

@@ -10,6 +10,11 @@
 // here that depends on up and down is the seed's mirrored, so a map turned upside down behaves as
 // the seed's player would on it, mirrored. The origin (CF_X, CF_Y) is the middle of the feet, the
 // bottom-centre of the w x h box: the box spans x - w/2 .. x + w/2 and y - h .. y.
+//
+// In a world with a rect level or polyhedra, a collision point inside a rect or a polyhedron is
+// blocked as inside a platform cell, and the resolutions take that shape's edge where they take
+// the cell's (controller_level.ts; docs/world.md "Controllers against every part"). On a map
+// alone the shapes are never looked at.
 import {
   CELL_COIN, CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
   CI_SCORE, CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL,
@@ -20,6 +25,10 @@ import {
   T_CELLS, T_CTL_F, T_CTL_I,
 } from "../layout/tiles.ts";
 import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.ts";
+import {
+  pointInShapes, Q_BOTTOM, Q_LEFT, Q_RIGHT, Q_TOP, Q_X, Q_X1, Q_Y, Q_YMAX, sc, setSc, shapesTopBelow, worldHasPolyhedra,
+  worldHasRects,
+} from "./controller_level.ts";
 import {
   AT_DT, AT_OLD_Y, cellOf, flagsAt, foldX, hitsAt, lastCell, lastCol, lastRow, loadMap, mapRows, normX, param, rowOf, saveStats, setTh, th, tile,
   tileInv, width,
@@ -34,6 +43,13 @@ const NPTS = 10;
 // Static scratch (not an allocation): per point dx, dy (f64) and col, row, cell, hits (i32).
 const PT_OFF = memory.data(NPTS * 16);
 const PT_INFO = memory.data(NPTS * 16);
+// Per point held by a rect or a polyhedron (BY_SHAPE in its hits): the top, bottom, left and right
+// (f64) the resolutions take, each the shape's merged with its cell's where the cell blocks too.
+const PT_SHAPE = memory.data(NPTS * 32);
+/** A hits bit beside the HIT_* ones (all below it): the point is inside a rect or a polyhedron. */
+const BY_SHAPE = 256;
+/** The world has rects or polyhedra this call. */
+let mixed = false;
 
 // The tuning's integers, read once per call (its reals are read from T_PARAMS where used).
 let fallingJumpFrames: i32 = 0;
@@ -73,6 +89,24 @@ let rounds: i32 = 0;
 // @ts-ignore: decorator
 @inline function has(p: i32, bits: i32): bool { return (load<i32>(PT_INFO + (p << 4), 12) & bits) != 0; }
 
+// The edges of point p's blocking cell, or of the shapes holding it (BY_SHAPE).
+// @ts-ignore: decorator
+@inline function topOf(p: i32): f64 {
+  return has(p, BY_SHAPE) ? load<f64>(PT_SHAPE + (p << 5)) : <f64>row(p) * tile();
+}
+// @ts-ignore: decorator
+@inline function bottomOf(p: i32): f64 {
+  return has(p, BY_SHAPE) ? load<f64>(PT_SHAPE + (p << 5), 8) : <f64>(row(p) + 1) * tile();
+}
+// @ts-ignore: decorator
+@inline function leftOf(p: i32): f64 {
+  return has(p, BY_SHAPE) ? load<f64>(PT_SHAPE + (p << 5), 16) : <f64>col(p) * tile();
+}
+// @ts-ignore: decorator
+@inline function rightOf(p: i32): f64 {
+  return has(p, BY_SHAPE) ? load<f64>(PT_SHAPE + (p << 5), 24) : <f64>(col(p) + 1) * tile();
+}
+
 // @ts-ignore: decorator
 @inline function setOffset(p: i32, ox: f64, oy: f64): void {
   store<f64>(PT_OFF + (p << 4), ox);
@@ -110,6 +144,36 @@ function updatePoints(): void {
     store<i32>(at, lastCell, 8);
     store<i32>(at, h, 12);
   }
+  if (mixed) shapePoints();
+}
+
+/**
+ * The points inside a rect or a polyhedron: blocked (HIT_BLOCKED | BY_SHAPE), with the edges the
+ * resolutions take (PT_SHAPE): the shapes' extremes along the point's lines, merged with the
+ * cell's where the cell itself blocks (stands, for the top), the cell's where a shape is unbounded.
+ */
+function shapePoints(): void {
+  const x = real(CF_X), y = real(CF_Y), w = width(), t = tile();
+  for (let p = 0; p < NPTS; p++) {
+    setSc(Q_X, foldX(x + offX(p), w));
+    setSc(Q_Y, y + offY(p));
+    if (!pointInShapes()) continue;
+    const at = PT_INFO + (p << 4), hits = load<i32>(at, 12);
+    const cellTop = <f64>row(p) * t, cellBottom = <f64>(row(p) + 1) * t;
+    const cellLeft = <f64>col(p) * t, cellRight = <f64>(col(p) + 1) * t;
+    const stand = (hits & (HIT_BLOCKED | HIT_ONE_WAY)) != 0, solid = (hits & HIT_BLOCKED) != 0;
+    let top = sc(Q_TOP), bottom = sc(Q_BOTTOM), left = sc(Q_LEFT), right = sc(Q_RIGHT);
+    if (top == -Infinity || (stand && cellTop < top)) top = cellTop;
+    if (bottom == Infinity || (solid && cellBottom > bottom)) bottom = cellBottom;
+    if (left == -Infinity || (solid && cellLeft < left)) left = cellLeft;
+    if (right == Infinity || (solid && cellRight > right)) right = cellRight;
+    const e = PT_SHAPE + (p << 5);
+    store<f64>(e, top);
+    store<f64>(e, bottom, 8);
+    store<f64>(e, left, 16);
+    store<f64>(e, right, 24);
+    store<i32>(at, hits | HIT_BLOCKED | BY_SHAPE, 12);
+  }
 }
 
 // @ts-ignore: decorator
@@ -119,7 +183,7 @@ function updatePoints(): void {
 
 // Resolutions, as in the seed. Each returns whether the check loop must run again.
 function collide(p: i32, left: bool): bool {
-  setReal(CF_X, normX(<f64>(col(p) + (left ? 1 : 0)) * tile() - offX(p)));
+  setReal(CF_X, normX((left ? rightOf(p) : leftOf(p)) - offX(p)));
   setReal(CF_DX, 0);
   events |= EV_WALL;
   return true;
@@ -127,7 +191,7 @@ function collide(p: i32, left: bool): bool {
 
 /** The head against the underside of point p's cell. */
 function collideUp(p: i32): bool {
-  setReal(CF_Y, <f64>(row(p) + 1) * tile() - offY(p));
+  setReal(CF_Y, bottomOf(p) - offY(p));
   setReal(CF_DY, 0);
   events |= EV_HEAD;
   return true;
@@ -135,7 +199,7 @@ function collideUp(p: i32): bool {
 
 /** The feet on the top of point p's cell. */
 function collideDown(p: i32): bool {
-  setReal(CF_Y, <f64>row(p) * tile());
+  setReal(CF_Y, topOf(p));
   setReal(CF_DY, 0);
   state &= ~ST_FALLING;
   events |= EV_LANDED;
@@ -145,7 +209,7 @@ function collideDown(p: i32): bool {
 function stopClimbing(p: i32): bool {
   state &= ~ST_CLIMBING;
   setReal(CF_DY, 0);
-  if (p >= 0) setReal(CF_Y, <f64>row(p) * tile());
+  if (p >= 0) setReal(CF_Y, topOf(p));
   return true;
 }
 
@@ -175,8 +239,8 @@ function checkCollision(): bool {
   }
   // Landing on a platform (or a one-way platform) or the top of a ladder: feet at most `surface`
   // below the top of their cell.
-  if (fallingDown && has(BL, STAND) && !has(ML, SOLID) && !has(TL, SOLID) && y + offY(BL) < <f64>row(BL) * T + surface) return collideDown(BL);
-  if (fallingDown && has(BR, STAND) && !has(MR, SOLID) && !has(TR, SOLID) && y + offY(BR) < <f64>row(BR) * T + surface) return collideDown(BR);
+  if (fallingDown && has(BL, STAND) && !has(ML, SOLID) && !has(TL, SOLID) && y + offY(BL) < topOf(BL) + surface) return collideDown(BL);
+  if (fallingDown && has(BR, STAND) && !has(MR, SOLID) && !has(TR, SOLID) && y + offY(BR) < topOf(BR) + surface) return collideDown(BR);
   if (fallingDown && has(LD, HIT_LADDER) && !has(LU, HIT_LADDER)) return collideDown(LD);
   // Head bumps.
   if (fallingUp && has(TL, SOLID) && !has(ML, SOLID) && !has(BL, SOLID)) return collideUp(TL);
@@ -227,7 +291,7 @@ function checkCollision(): bool {
 function startSteppingUp(dir: i32, p: i32): bool {
   stepping = dir;
   stepCount = stepFrames;
-  setReal(CF_STEP_Y, <f64>row(p) * tile()); // the top of the step
+  setReal(CF_STEP_Y, topOf(p)); // the top of the step
   events |= EV_STEP;
   return false; // not a collision, as in the seed
 }
@@ -242,10 +306,29 @@ function sweepFall(): void {
   while (r <= floorRow && <f64>r * T + surface < y) {
     if ((flagsAt(cl, r) | flagsAt(cr, r)) & (CELL_PLATFORM | CELL_ONE_WAY)) {
       setReal(CF_Y, <f64>r * T + surface * 0.5);
-      return;
+      break;
     }
     r++;
   }
+  if (mixed) sweepShapes();
+}
+
+/**
+ * sweepFall's rule for rects and polyhedra (after the cells', so the higher top wins): the feet
+ * crossed a shape's top and ended past its landing band, which ends at the shape's bottom when the
+ * shape is thinner than the band: stop them inside that band.
+ */
+function sweepShapes(): void {
+  const x = real(CF_X), y = real(CF_Y), surface = param(P_SURFACE), pw = param(P_W);
+  setSc(Q_X, normX(x - pw / 4));
+  setSc(Q_X1, normX(x + pw / 4));
+  setSc(Q_Y, load<f64>(AT_OLD_Y));
+  setSc(Q_YMAX, y);
+  shapesTopBelow();
+  const top = sc(Q_TOP);
+  if (!(top < Infinity)) return;
+  const band = Math.min(surface, sc(Q_BOTTOM) - top);
+  if (y > top + band) setReal(CF_Y, top + band * 0.5);
 }
 
 /** Steps the controller at ctl (its slot and the variables above) by AT_DT seconds. */
@@ -331,6 +414,7 @@ function step(): void {
 export function stepControllers(count: i32, dt: f64): i32 {
   loadMap();
   loadTuning();
+  mixed = worldHasRects() || worldHasPolyhedra();
   store<f64>(AT_DT, dt);
   const cf = th(T_CTL_F), ci = th(T_CTL_I);
   rounds = 0;

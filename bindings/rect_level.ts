@@ -464,6 +464,7 @@ export class RectLevel {
   stepCharacters(search: number = SEARCH_TREE): number {
     checkSearch("stepCharacters", search);
     this.buildIfDirty();
+    this.prepareWorld?.();
     return this.kernel.rectsStepCharacters(search);
   }
 
@@ -668,6 +669,9 @@ export class RectLevel {
   prepare(): void {
     this.buildIfDirty();
   }
+
+  /** @internal Set by the world: readies its other parts (which the characters see) before a step. */
+  prepareWorld: (() => void) | null = null;
 
   /** @internal Rebuilds the views after world.restore wrote memory. */
   reattach(): void {

@@ -582,6 +582,9 @@ export class TileMap {
 
   // ---- controllers ------------------------------------------------------------------------
 
+  /** @internal Set by the world: readies its other parts (the rects and polyhedra its controllers see) before a step. */
+  prepareWorld: (() => void) | null = null;
+
   /** Adds a platformer controller with its origin (the middle of its feet, the bottom-centre of its box) at (x, y); returns its id. */
   addController(x: number, y: number): number {
     this.checkCoord("controller x", x);
@@ -614,6 +617,7 @@ export class TileMap {
   /** Steps every controller by dt seconds in one kernel call; returns how many had events. */
   stepControllers(dt: number): number {
     if (typeof dt !== "number" || !(dt > 0 && dt <= 1)) throw new HitcoreError("INVALID_ARGUMENT", `dt must be in (0, 1] seconds, got ${describe(dt)}.`);
+    this.prepareWorld?.();
     return this.kernel.stepControllers(this.controllerTop, dt);
   }
 

@@ -321,18 +321,22 @@ export class World {
   addTileMap(options: TileMapOptions & LevelPartOptions): TileMap {
     this.checkPart("addTileMap", this._tileMap);
     const groups = partGroups("addTileMap", options);
-    this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, options);
+    const map = (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, options));
     this.levelGroups[0] = groups;
-    return this._tileMap;
+    // Its controllers see the rects and polyhedra: those must be built before a step.
+    map.prepareWorld = () => this.prepareLevel();
+    return map;
   }
 
   /** Adds the world's rect level (prefabs, instances, quadtree, four-sensor characters) to its memory. One per world. */
   addRectLevel(options: RectLevelOptions & LevelPartOptions = {}): RectLevel {
     this.checkPart("addRectLevel", this._rectLevel);
     const groups = partGroups("addRectLevel", options);
-    this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, options);
+    const level = (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, options));
     this.levelGroups[1] = groups;
-    return this._rectLevel;
+    // Its characters see the tiles, surfaces and polyhedra: the platforms' grid must be built before a step.
+    level.prepareWorld = () => this.prepareLevel();
+    return level;
   }
 
   /** Adds the world's platforms (surfaces, polyhedra, balls) to its memory. One per world. */
