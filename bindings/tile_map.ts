@@ -46,7 +46,7 @@ const TILE_KINDS = [IdKind.Controller, IdKind.Monster] as const;
 
 export { parseAsciiMap, parseTiledMap };
 export type { ParsedTileMap, TiledMap, TiledOptions };
-export type { TiledObjectInfo, TiledPolygon } from "./tiled.js";
+export type { TiledObjectInfo, TiledPolygon, TiledPolyline } from "./tiled.js";
 
 /** Cell flags as stored in `tileMap.cells`. */
 export const TileCell = { Platform: CELL_PLATFORM, Ladder: CELL_LADDER, Coin: CELL_COIN, OneWay: CELL_ONE_WAY, Spike: CELL_SPIKE, MonsterNear: CELL_MONSTER_NEAR } as const;
@@ -185,9 +185,9 @@ export class TileMap {
   readonly tileSize: number;
   readonly wrap: boolean;
   readonly solidFloor: boolean;
-  /** Rectangles and polygons of a Tiled map's object layers (empty for other maps), for the other stores. */
-  readonly objects: Pick<TiledMap, "rects" | "rectInfo" | "polygons">;
-  /** Monster type per monster id (from the map, or addMonster). */
+  /** Rectangles, polygons and polylines of a Tiled map's object layers (empty for other maps), for the other stores. */
+  readonly objects: Pick<TiledMap, "rects" | "rectInfo" | "polygons" | "polylines">;
+  /** Monster type per monster slot (from the map, or addMonster). */
   monsterTypes: Int32Array;
 
   private readonly kernel: TileKernel;
@@ -235,7 +235,7 @@ export class TileMap {
     this.tileSize = T;
     this.wrap = options.wrap ?? false;
     this.solidFloor = options.solidFloor ?? true;
-    this.objects = { rects: map.rects ?? new Float32Array(0), rectInfo: map.rectInfo ?? [], polygons: map.polygons ?? [] };
+    this.objects = { rects: map.rects ?? new Float32Array(0), rectInfo: map.rectInfo ?? [], polygons: map.polygons ?? [], polylines: map.polylines ?? [] };
     const coinWidth = positive("coinWidth", options.coinWidth, T / 2);
     const monsterSize = positive("monsterSize", options.monsterSize, T);
     if (monsterSize > T) throw new HitcoreError("INVALID_OPTION", `monsterSize must be at most tileSize (${T}), got ${monsterSize}; monsters are looked up in the cells around a point.`);

@@ -169,7 +169,7 @@ export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RE
 export interface LevelOptions extends TileMapOptions {
   /** Options of the rect level that receives the map's rectangle objects. */
   rectLevel?: RectLevelOptions;
-  /** Options of the platforms that receive its polygon objects. */
+  /** Options of the platforms that receive its polygon and polyline objects. */
   platforms?: PlatformsOptions;
 }
 
@@ -298,10 +298,12 @@ export class World {
 
   /**
    * Loads a whole level in one call: the map (ASCII, Tiled JSON or a map from loadTiledMap) becomes
-   * the tile map, its rectangle objects instances of the rect level (a prefab per distinct size)
-   * and its polygon objects polyhedra of the platforms (split into convex parts). Returns the parts
-   * and which instance or polyhedra each object became. The world must hold no part yet; if any of
-   * it is refused, the world is left as it was.
+   * the tile map, its rectangle objects instances of the rect level (a prefab per distinct size),
+   * its polygon objects polyhedra of the platforms (split into convex parts) and its polyline
+   * objects surfaces of the platforms (one per segment of non-zero length, facing the left of the
+   * line as drawn: drawn left to right, up). Returns the parts and the handles each object became
+   * (per kind of object, and by Tiled object id). The world must hold no part yet; if any of it is
+   * refused, the world is left as it was.
    */
   loadLevel(options: LevelOptions): LevelLoaded {
     this.checkLive("loadLevel");
