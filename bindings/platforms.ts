@@ -40,7 +40,7 @@ import { convexPartsYDown } from "./polygon.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit } from "./hit.js";
-import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, nextGeneration, NULL_ID, SLOT_SPAN, slotFor, unknownId, wrongKind, type WorldTag } from "./ids.js";
+import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, nextGeneration, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
 
 /** The kinds of handle the platforms give out. */
 const PLATFORM_KINDS = [IdKind.Surface, IdKind.Polyhedron, IdKind.Ball] as const;
@@ -553,7 +553,7 @@ export class Platforms {
 
   /** True when `handle` names a surface, polyhedron or ball these platforms hold. */
   has(handle: number): boolean {
-    const kind = kindFor(handle, this.ids.tag), s = handle % SLOT_SPAN;
+    const kind = kindFor(handle, this.ids.tag), s = slotOf(handle);
     return s < this.countOf(kind) && generationOf(handle) === (kind === IdKind.Ball ? this.ballGen : this.levelGen);
   }
 
@@ -565,7 +565,7 @@ export class Platforms {
         "Use a handle addSurface(s), addPolygon, addHalfspaces or addBall returned, not cleared since (check with has(handle)).",
         known ? undefined : "a surface, a polyhedron or a ball", kind === IdKind.Ball ? this.ballGen : this.levelGen);
     }
-    return handle % SLOT_SPAN;
+    return slotOf(handle);
   }
 
   /** The handle of the surface, polyhedron or ball (IdKind.*) at an index, or NULL_ID where there is none. */

@@ -12,7 +12,7 @@ import { Arena, type Heap, type Region } from "./arena.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit, Part } from "./hit.js";
-import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, SLOT_SPAN, slotFor, unknownId, wrongKind, type WorldTag } from "./ids.js";
+import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
 
 /** The kinds of handle a rect level gives out. */
 const RECT_KINDS = [IdKind.Prefab, IdKind.Instance, IdKind.Character] as const;
@@ -219,7 +219,7 @@ export class RectLevel {
 
   /** True when `handle` names a prefab, an instance or a live character of this level. */
   has(handle: number): boolean {
-    const kind = kindFor(handle, this.ids.tag), s = handle % SLOT_SPAN;
+    const kind = kindFor(handle, this.ids.tag), s = slotOf(handle);
     if (kind === IdKind.Prefab) return s < this.prefabs && generationOf(handle) === 1;
     if (kind === IdKind.Instance) return s < this.instances && generationOf(handle) === 1;
     if (kind === IdKind.Character) return s < this.chars && this.charGens[s] === generationOf(handle) && this.i32(RH_CKIND)[s] !== CHAR_NONE;
@@ -238,7 +238,7 @@ export class RectLevel {
       throw unknownId("indexOf", handle, this.ids.tag, known ? kind : IdKind.Instance, slots,
         "Use a handle addPrefab, addInstance or addCharacter returned (check with has(handle)).", known ? undefined : "a prefab, an instance or a character");
     }
-    return handle % SLOT_SPAN;
+    return slotOf(handle);
   }
 
   /** The handle of the prefab, instance or character (IdKind.*) at an index, or NULL_ID where there is none. */

@@ -39,7 +39,7 @@ import {
 import { describe, HitcoreError } from "./validate.js";
 import type { WasmMemory } from "./wasm_types.js";
 import type { Backend } from "./world.js";
-import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, SLOT_SPAN, slotFor, unknownId, wrongKind, type WorldTag } from "./ids.js";
+import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
 
 /** The kinds of handle a tile map gives out. */
 const TILE_KINDS = [IdKind.Controller, IdKind.Monster] as const;
@@ -479,7 +479,7 @@ export class TileMap {
     if (!this.isMonster(monster)) {
       throw unknownId(method, monster, this.ids.tag, IdKind.Monster, this.monsterTop, "Use a handle addMonster returned that was not removed (check with isMonster(handle)).");
     }
-    return monster % SLOT_SPAN;
+    return slotOf(monster);
   }
 
   private checkMonsterBox(x: number, y: number, w: number, h: number): void {
@@ -554,7 +554,7 @@ export class TileMap {
   has(handle: number): boolean {
     const kind = kindFor(handle, this.ids.tag);
     if (kind === IdKind.Monster) return this.isMonster(handle);
-    return kind === IdKind.Controller && handle % SLOT_SPAN < this.controllerTop && generationOf(handle) === 1;
+    return kind === IdKind.Controller && slotOf(handle) < this.controllerTop && generationOf(handle) === 1;
   }
 
   /** The slot of a controller's or monster's handle: its index into the controller stores, or monsterBoxes, monsterTypes and pointMonsters. */
@@ -564,7 +564,7 @@ export class TileMap {
       throw unknownId("indexOf", handle, this.ids.tag, known ? kind : IdKind.Controller, kind === IdKind.Monster ? this.monsterTop : this.controllerTop,
         "Use a handle addController or addMonster returned (check with has(handle)).", known ? undefined : "a controller or a monster");
     }
-    return handle % SLOT_SPAN;
+    return slotOf(handle);
   }
 
   /** The handle of the controller or monster (IdKind.*) in a slot, or NULL_ID where there is none. */

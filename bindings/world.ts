@@ -968,10 +968,11 @@ export class World {
   }
 
   private slotOf(method: string, id: number): number {
-    if (!this.has(id)) {
+    const slot = slotFor(id, this.ids.tag, IdKind.Body);
+    if (slot < 0 || slot >= this.top || this.gens[slot] !== generationOf(id) || this.kinds[slot] === KIND_NONE) {
       throw unknownId(method, id, this.ids.tag, IdKind.Body, this.top, "Use an id returned by addPoint/addCircle/addRect that has not been removed (check with has(id)).");
     }
-    return id % SLOT_SPAN;
+    return slot;
   }
 
   private probe(kind: number, x: number, y: number, a: number, b: number, mask: number, exclude: number): number {
