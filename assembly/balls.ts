@@ -10,13 +10,13 @@
 import {
   C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, P_BALL_COUNT, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
   P_EXACT, P_GRID_RADIUS, P_MAX_SUBSTEPS, P_RES_X, P_RES_Y, P_RESULTS, P_RESULTS_CAP, S_CANDIDATES, S_CONTACTS,
-  S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
+  S_SKIPPED, S_SUBSTEPS, SURF_STRIDE, P_SURF_COUNT,
 } from "../layout/platforms.ts";
 import { PART_NONE } from "../layout/moves.ts";
 import {
   AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_POLY_ITEMS, AT_SURF_CELLS,
   AT_SURF_ITEMS, AT_SURFACES, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, BEST_NX, BEST_NY, BEST_T, BOX_HH, BOX_HW,
-  candidates, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_X1, CAST_Y, CAST_Y1, cellOf, contacts, count, hdr, resetCounters,
+  AT_REACH_BOXES, candidates, CAST_DX, CAST_DY, PATH_X0, PATH_X1, PATH_Y0, PATH_Y1, CAST_R, CAST_X, CAST_X1, CAST_Y, CAST_Y1, cellOf, contacts, count, hdr, resetCounters,
 } from "./platform_grid.ts";
 import { f32At, f64At, i32At, pick, setF32, setF64, setI32, toF32, truncI32 } from "./memory.ts";
 import { castPolyhedron, castPolyhedronBox, foldPolyhedra, insidePolyhedron } from "./polyhedra.ts";
@@ -136,14 +136,26 @@ export function insidePolyhedra(x: f64, y: f64, r: f64): i32 {
 // Whether the current cast is castBox's swept box (half extents BOX_*), or castSegment's circle.
 let boxMode = false;
 
-/** Tests every item of one cell's lists against the current cast (CAST_*). */
+/** Whether the reach box at `box` (f32 x4) misses the current cast's centre path box (x0, y0, x1, y1). */
+// @ts-ignore: decorator
+@inline function pathMisses(box: i32, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+  return <f64>f32At(box) > x1 || <f64>f32At(box + 8) < x0 || <f64>f32At(box + 4) > y1 || <f64>f32At(box + 12) < y0;
+}
+
+/**
+ * Tests every item of one cell's lists against the current cast (CAST_*). An item whose reach box
+ * the centre's path misses cannot be hit (the centre at contact lies in it) and is not tested.
+ */
 function castCell(cell: i32, surfaces: bool, polyhedra: bool): void {
+  const boxes = i32At(AT_REACH_BOXES);
+  const x0 = f64At(PATH_X0), y0 = f64At(PATH_Y0), x1 = f64At(PATH_X1), y1 = f64At(PATH_Y1);
   if (surfaces) {
     const starts = i32At(AT_SURF_CELLS), items = i32At(AT_SURF_ITEMS), records = i32At(AT_SURFACES);
     const dx = f64At(CAST_DX), dy = f64At(CAST_DY);
     const start = i32At(starts + (cell << 2)), end = i32At(starts + (cell << 2) + 4);
     for (let j = start; j < end; j++) {
       const s = i32At(items + (j << 2));
+      if (pathMisses(boxes + (s << 4), x0, y0, x1, y1)) continue;
       const p = records + s * (SURF_STRIDE << 2);
       // Surfaces are hit only while moving toward their front (d . n < 0): the others need no call.
       if (!(dx * <f64>f32At(p) + dy * <f64>f32At(p + 4) < 0)) continue;
@@ -155,9 +167,12 @@ function castCell(cell: i32, surfaces: bool, polyhedra: bool): void {
   if (polyhedra) {
     const starts = i32At(AT_POLY_CELLS), items = i32At(AT_POLY_ITEMS);
     const start = i32At(starts + (cell << 2)), end = i32At(starts + (cell << 2) + 4);
+    const polyBoxes = boxes + (i32At(hdr(P_SURF_COUNT)) << 4);
     for (let j = start; j < end; j++) {
-      if (boxMode) castPolyhedronBox(i32At(items + (j << 2)));
-      else castPolyhedron(i32At(items + (j << 2)));
+      const k = i32At(items + (j << 2));
+      if (pathMisses(polyBoxes + (k << 4), x0, y0, x1, y1)) continue;
+      if (boxMode) castPolyhedronBox(k);
+      else castPolyhedron(k);
     }
     count(end - start, 0);
   }
@@ -212,12 +227,20 @@ function castPath(surfaces: bool, polyhedra: bool): i32 {
   const dx = f64At(CAST_X1) - x0, dy = f64At(CAST_Y1) - y0;
   setF64(CAST_DX, dx);
   setF64(CAST_DY, dy);
+  setF64(PATH_X0, Math.min(x0, x0 + dx));
+  setF64(PATH_Y0, Math.min(y0, y0 + dy));
+  setF64(PATH_X1, Math.max(x0, x0 + dx));
+  setF64(PATH_Y1, Math.max(y0, y0 + dy));
   resetCast();
   if (dx != 0 || dy != 0) {
     const cols = i32At(AT_GRID_COLS), rows = i32At(AT_GRID_ROWS);
     const inv = <f64>f32At(AT_GRID_INV);
-    const outside = cols * rows;
-    if (cellOf(CAST_X) == outside || cellOf(CAST_X1) == outside) castCell(outside, surfaces, polyhedra);
+    const outside = cols * rows, first = cellOf(CAST_X), last = cellOf(CAST_X1);
+    if (first == last && first != outside) {
+      castCell(first, surfaces, polyhedra); // a path within one cell (most short casts): no walk
+      return endCast(x0, y0, dx, dy);
+    }
+    if (first == outside || last == outside) castCell(outside, surfaces, polyhedra);
     // The path in cell units, clipped to the grid box [0, cols] x [0, rows]: s in [sa, sb].
     const gx = (x0 - <f64>f32At(AT_GRID_OX)) * inv, gy = (y0 - <f64>f32At(AT_GRID_OY)) * inv;
     const gdx = dx * inv, gdy = dy * inv;
@@ -252,6 +275,11 @@ function castPath(surfaces: bool, polyhedra: bool): i32 {
       }
     }
   }
+  return endCast(x0, y0, dx, dy);
+}
+
+/** castPath's end: the stats, and the closest hit of the cast from (x0, y0) by (dx, dy) into C_*; returns 1 on a hit. */
+function endCast(x0: f64, y0: f64, dx: f64, dy: f64): i32 {
   setI32(hdr(S_CANDIDATES), candidates);
   const hit = castPart != PART_NONE;
   setI32(hdr(S_CONTACTS), hit ? 1 : 0);

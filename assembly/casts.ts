@@ -126,6 +126,13 @@ export function castRectsQuiet(mode: i32, px: f64, py: f64, dx: f64, dy: f64, a:
   return n > 0 && castCandidates(n, mode, px, py, dx, dy, a, b);
 }
 
+/** castRectsQuiet over the `n` candidate instances already in RH_CANDS (each once). */
+export function castRectsAmong(n: i32, mode: i32, px: f64, py: f64, dx: f64, dy: f64, a: f64, b: f64): bool {
+  if (mode == CAST_CIRCLE) b = a;
+  else if (mode != CAST_BOX) { a = 0; b = 0; }
+  return castCandidates(n, mode, px, py, dx, dy, a, b);
+}
+
 /**
  * Casts a point (CAST_SEGMENT), a box of half extents (a, b) (CAST_BOX) or a circle of radius a
  * (CAST_CIRCLE) from (px, py) along (dx, dy) against the level's rects. Returns 1 on a hit: t,

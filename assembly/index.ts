@@ -12,6 +12,7 @@ import { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces } from 
 import { collidePoints, moveBoxes } from "./tile_map.ts";
 import { stepControllers } from "./tile_controller.ts";
 import { castLevel, castLevelMany, moveBodies } from "./moves.ts";
+import { overlapLevel } from "./overlaps.ts";
 import { heapBase, maxI32 } from "./memory.ts";
 import { ARENA_BASE } from "../layout/grid.ts";
 
@@ -19,7 +20,7 @@ export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs, setPositions }
 export { rectsBuild, rectsQueryBox, rectsStepCharacters, rectsCast, rectsMoveProjectiles };
 export { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces };
 export { collidePoints, moveBoxes, stepControllers };
-export { castLevel, castLevelMany, moveBodies };
+export { castLevel, castLevelMany, moveBodies, overlapLevel };
 
 /** First byte the facade may use for its regions: ARENA_BASE, or past the static data if a build's reaches it. */
 export function arenaBase(): i32 {

@@ -19,14 +19,16 @@ import {
 import {
   CAST_HIT, CAST_IN, H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER, SWEEP_BOX, SWEEP_CIRCLE, W_CAST_HIT_F, W_CAST_HIT_I,
   W_CASTS, W_ONE_NX, SWEEP_POINT, W_ONE_NY, W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, MOVE_ITERATIONS, MOVE_TOO_LARGE, PART_NONE, PART_RECTS,
-  PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
+  PART_TILES, RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, LEVEL_MOST_CELLS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS,
+  W_LEVEL_CELLS, W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES,
+  PARTS_TILES, RESPONSE_BY_GROUP, W_RESPONSES, W_RESTITUTIONS, LEVEL_LIST_CELLS, W_LEVEL_RLISTED, W_LEVEL_RLISTS,
 } from "../layout/moves.ts";
 import { C_ID, C_NX, C_NY, C_PART, C_T, P_GRID_RADIUS, P_POLY_COUNT, P_SURF_COUNT } from "../layout/platforms.ts";
-import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_INSTANCES } from "../layout/rects.ts";
+import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CANDS, RH_INST_BOX, RH_INSTANCES } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { castBox, castSegment } from "./balls.ts";
 import { AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_SURF_CELLS } from "./platform_grid.ts";
-import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsQuiet } from "./casts.ts";
+import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsAmong, castRectsQuiet } from "./casts.ts";
 import { rectStart, rh } from "./rect_level.ts";
 import { th } from "./tile_map.ts";
 import { fieldAt, hdr, headerF32, headerI32, setHdr } from "./header.ts";
@@ -93,7 +95,7 @@ function sweepBox(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64, 
 }
 
 /** Whether the circle (cx, cy, r) overlaps the box's interior (open): the rounded box test. */
-function inRounded(cx: f64, cy: f64, r: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+export function inRounded(cx: f64, cy: f64, r: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
   const kx = cx < x0 ? x0 : cx > x1 ? x1 : cx, ky = cy < y0 ? y0 : cy > y1 ? y1 : cy;
   const ex = cx - kx, ey = cy - ky;
   return ex * ex + ey * ey < r * r;
@@ -125,6 +127,29 @@ function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, floor: 
 }
 
 /**
+ * Whether the whole sweep's cells (the range castTiles' pieces take theirs from) lie inside the
+ * map, are at most TILES_QUICK_CELLS, and hold no solid or one-way cell: then castTiles finds
+ * nothing. Most sweeps of a bullet hell are that; the others take the pieces.
+ */
+// @ts-ignore: decorator
+@inline function noSolidCells(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64, inv: f64, cols: i32, rows: i32, cells: i32): bool {
+  const fx0 = (Math.min(cx, cx + dx) - hx) * inv, fx1 = (Math.max(cx, cx + dx) + hx) * inv;
+  const fy0 = (Math.min(cy, cy + dy) - hy) * inv, fy1 = (Math.max(cy, cy + dy) + hy) * inv;
+  if (!(fx0 >= 0 && fy0 >= 0 && fx1 < <f64>cols && fy1 < <f64>rows)) return false;
+  const c0 = <i32>fx0, c1 = <i32>fx1, r0 = <i32>fy0, r1 = <i32>fy1;
+  if ((c1 - c0 + 1) * (r1 - r0 + 1) > TILES_QUICK_CELLS) return false;
+  let any = 0;
+  for (let r = r0; r <= r1; r++) {
+    const row = cells + r * cols;
+    for (let c = c0; c <= c1; c++) any |= u8At(row + c);
+  }
+  return (any & (CELL_PLATFORM | CELL_ONE_WAY)) == 0;
+}
+
+/** Cells noSolidCells reads at most. */
+const TILES_QUICK_CELLS = 9;
+
+/**
  * The body against the solid cells whose boxes meet the part of its sweep between s0 and s1 (of
  * the whole move): offers the earliest hit. Long moves go piece by piece, each piece's bounding box
  * at most about a cell wide, and stop at the first piece whose cells hold a hit within it.
@@ -132,8 +157,10 @@ function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, floor: 
 function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64): void {
   const cols = th(T_COLS), rows = th(T_ROWS);
   if (cols <= 0 || rows <= 0) return;
-  const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0, cells = th(T_CELLS);
+  const cells = th(T_CELLS);
   const size = f64At(th(T_PARAMS) + (P_TILE << 3)), inv = 1 / size;
+  if (noSolidCells(cx, cy, hx, hy, dx, dy, inv, cols, rows, cells)) return;
+  const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0;
   const span = Math.max(Math.abs(dx), Math.abs(dy)) * inv;
   const pieces = span > 1 ? <i32>Math.min(Math.ceil(span), <f64>(1 << 20)) : 1;
   let found = false, foundT: f64 = Infinity, fnx: f64 = 0, fny: f64 = 0, fcell = -1;
@@ -176,76 +203,135 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   if (foundT <= 1) offer(foundT, fnx, fny, PART_TILES, fcell, -1);
 }
 
-/** The body against the rect level's rects (rectsCast: centre and half extents). */
+/**
+ * The body against the rect level's rects (rectsCast: centre and half extents). Its candidates are
+ * the instances the level grid lists in the cells under the sweep's box whose master box meets it,
+ * or, for a sweep over more than LEVEL_LIST_CELLS cells or a level without lists, the quadtree's.
+ */
 function castRects(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
   const mode = kind == KIND_RECT ? CAST_BOX : kind == KIND_CIRCLE && hx > 0 ? CAST_CIRCLE : CAST_SEGMENT;
-  if (!castRectsQuiet(mode, cx, cy, dx, dy, hx, hy)) return;
+  const n = listedRects(mode, cx, cy, hx, hy, dx, dy);
+  if (n == 0) return;
+  if (!(n > 0 ? castRectsAmong(n, mode, cx, cy, dx, dy, hx, hy) : castRectsQuiet(mode, cx, cy, dx, dy, hx, hy))) return;
   // The rect's index within its instance's prefab.
   offer(rectT, rectNx, rectNy, PART_RECTS, rectInst, rectBest - rectStart(rectInst));
 }
 
-/**
- * Whether the platforms' grid lists nothing in the cells the centre's path can cross (the path's
- * box): then no surface or polyhedron can be hit, since every shape a body up to the grid radius
- * can touch is listed in the cell holding its centre at contact. Paths over more than 16 cells are
- * left to the cast.
- */
-function platformsEmptyAlong(cx: f64, cy: f64, dx: f64, dy: f64): bool {
-  const cols = i32At(AT_GRID_COLS), rows = i32At(AT_GRID_ROWS), inv = <f64>f32At(AT_GRID_INV);
-  const ox = <f64>f32At(AT_GRID_OX), oy = <f64>f32At(AT_GRID_OY);
-  const fx0 = (Math.min(cx, cx + dx) - ox) * inv, fx1 = (Math.max(cx, cx + dx) - ox) * inv;
-  const fy0 = (Math.min(cy, cy + dy) - oy) * inv, fy1 = (Math.max(cy, cy + dy) - oy) * inv;
-  if (!(fx0 >= 0 && fy0 >= 0 && fx1 < <f64>cols && fy1 < <f64>rows)) return false; // the outside cell: cast
-  const c0 = <i32>fx0, c1 = <i32>fx1, r0 = <i32>fy0, r1 = <i32>fy1;
-  if ((c1 - c0 + 1) * (r1 - r0 + 1) > 16) return false;
-  const surf = i32At(AT_SURF_CELLS), poly = i32At(AT_POLY_CELLS);
-  for (let r = r0; r <= r1; r++) {
-    for (let c = c0; c <= c1; c++) {
-      const at = (r * cols + c) << 2;
-      if (i32At(surf + at + 4) != i32At(surf + at) || i32At(poly + at + 4) != i32At(poly + at)) return false;
-    }
-  }
-  return true;
-}
-
 /** The body against the surfaces and polyhedra (castSegment for points and circles, castBox for boxes). */
-function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
-  if (platformsEmptyAlong(cx, cy, dx, dy)) return;
-  const hit = kind == KIND_RECT ? castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy, true, true)
-    : castSegment(cx, cy, cx + dx, cy + dy, hx, true, true);
+function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64, surfaces: bool, polyhedra: bool): void {
+  const hit = kind == KIND_RECT ? castBox(cx - hx, cy - hy, 2 * hx, 2 * hy, dx, dy, surfaces, polyhedra)
+    : castSegment(cx, cy, cx + dx, cy + dy, hx, surfaces, polyhedra);
   if (hit == 0) return;
   const at = PLATFORMS_HEADER;
   offer(<f64>headerF32(at, C_T), <f64>headerF32(at, C_NX), <f64>headerF32(at, C_NY), headerI32(at, C_PART), headerI32(at, C_ID), -1);
 }
 
 /**
- * The earliest hit of a body (KIND_*; centre, half extents, rounded by `round` for a circle) moving
- * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit.
+ * The LEVEL_* bits of the level grid's cells that the box swept by a body (centre, half extents)
+ * moving by (dx, dy) meets, with the grid's `always` bits: the rects and platforms the sweep can
+ * hit. Every bit when there is no grid or the sweep meets more than LEVEL_MOST_CELLS cells. The
+ * shapes lie inside the grid, so cells past its edges hold nothing.
  */
-function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, tiles: bool, rects: bool, platforms: bool): void {
+function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
+  const cols = i32At(wo(W_LEVEL_COLS));
+  if (cols == 0) return LEVEL_RECTS | LEVEL_PLATFORMS;
+  const rows = i32At(wo(W_LEVEL_ROWS)), always = i32At(wo(W_LEVEL_ALWAYS));
+  const ox = f64At(wo(W_LEVEL_OX)), oy = f64At(wo(W_LEVEL_OY)), inv = f64At(wo(W_LEVEL_INV));
+  const fx0 = (Math.min(cx, cx + dx) - hx - ox) * inv, fx1 = (Math.max(cx, cx + dx) + hx - ox) * inv;
+  const fy0 = (Math.min(cy, cy + dy) - hy - oy) * inv, fy1 = (Math.max(cy, cy + dy) + hy - oy) * inv;
+  if (fx1 < 0 || fy1 < 0 || fx0 >= <f64>cols || fy0 >= <f64>rows) return always;
+  // Clamped before the conversions, so that none sees a value past the i32 range.
+  const c0 = fx0 < 0 ? 0 : <i32>fx0, c1 = fx1 >= <f64>cols ? cols - 1 : <i32>fx1;
+  const r0 = fy0 < 0 ? 0 : <i32>fy0, r1 = fy1 >= <f64>rows ? rows - 1 : <i32>fy1;
+  if ((c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_MOST_CELLS) return LEVEL_RECTS | LEVEL_PLATFORMS;
+  const cells = i32At(wo(W_LEVEL_CELLS));
+  let bits = always;
+  for (let r = r0; r <= r1; r++) {
+    const row = cells + r * cols;
+    for (let c = c0; c <= c1; c++) bits |= u8At(row + c);
+  }
+  return bits;
+}
+
+/**
+ * The rect instances the level grid lists in the cells under the box swept by a body (centre, half
+ * extents as the cast `mode` takes them) whose master box meets it, into RH_CANDS, each once;
+ * returns their number, or -1 when the grid has no lists or the box covers more than
+ * LEVEL_LIST_CELLS cells (the caller asks the quadtree).
+ */
+function listedRects(mode: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
+  const lists = i32At(wo(W_LEVEL_RLISTS)), cols = i32At(wo(W_LEVEL_COLS));
+  if (i32At(wo(W_LEVEL_RLISTED)) == 0 || cols == 0) return -1;
+  const a = mode == CAST_SEGMENT ? 0 : hx, b = mode == CAST_BOX ? hy : a;
+  const x0 = Math.min(cx, cx + dx) - a, x1 = Math.max(cx, cx + dx) + a;
+  const y0 = Math.min(cy, cy + dy) - b, y1 = Math.max(cy, cy + dy) + b;
+  const rows = i32At(wo(W_LEVEL_ROWS)), ox = f64At(wo(W_LEVEL_OX)), oy = f64At(wo(W_LEVEL_OY)), inv = f64At(wo(W_LEVEL_INV));
+  const fx0 = (x0 - ox) * inv, fx1 = (x1 - ox) * inv, fy0 = (y0 - oy) * inv, fy1 = (y1 - oy) * inv;
+  if (fx1 < 0 || fy1 < 0 || fx0 >= <f64>cols || fy0 >= <f64>rows) return 0; // every instance lies inside the grid
+  const c0 = fx0 < 0 ? 0 : <i32>fx0, c1 = fx1 >= <f64>cols ? cols - 1 : <i32>fx1;
+  const r0 = fy0 < 0 ? 0 : <i32>fy0, r1 = fy1 >= <f64>rows ? rows - 1 : <i32>fy1;
+  if ((c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_LIST_CELLS) return -1;
+  const items = lists + ((cols * rows + 1) << 2), cands = rh(RH_CANDS), boxes = rh(RH_INST_BOX);
+  let n = 0;
+  for (let r = r0; r <= r1; r++) {
+    for (let c = c0; c <= c1; c++) {
+      const at = lists + ((r * cols + c) << 2), end = i32At(at + 4);
+      for (let q = i32At(at); q < end; q++) {
+        const i = i32At(items + (q << 2)), o = boxes + (i << 5);
+        if (!(f64At(o) <= x1 && x0 <= f64At(o + 16) && f64At(o + 8) <= y1 && y0 <= f64At(o + 24))) continue;
+        let seen = false;
+        for (let k = 0; k < n && !seen; k++) seen = i32At(cands + (k << 2)) == i;
+        if (seen) continue;
+        setI32(cands + (n << 2), i);
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * The earliest hit of a body (KIND_*; centre, half extents, rounded by `round` for a circle) moving
+ * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit. The
+ * rects and platforms are cast only where the level grid has them near the sweep.
+ */
+function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, parts: i32): void {
   bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
-  if (tiles) castTiles(cx, cy, hx, hy, round, dx, dy);
-  if (rects) castRects(kind, cx, cy, hx, hy, dx, dy);
-  if (platforms) castPlatforms(kind, cx, cy, hx, hy, dx, dy);
+  if (parts & PARTS_TILES) castTiles(cx, cy, hx, hy, round, dx, dy);
+  // A hit at t = 0 (the body starts inside) is final: no time is earlier, and a later part loses the tie.
+  if ((parts & ~PARTS_TILES) == 0 || bestT == 0) return;
+  const bits = levelBits(cx, cy, hx, hy, dx, dy);
+  if ((parts & PARTS_RECTS) != 0 && (bits & LEVEL_RECTS) != 0) castRects(kind, cx, cy, hx, hy, dx, dy);
+  if ((parts & (PARTS_SURFACES | PARTS_POLYHEDRA)) != 0 && (bits & LEVEL_PLATFORMS) != 0 && bestT != 0) {
+    castPlatforms(kind, cx, cy, hx, hy, dx, dy, (parts & PARTS_SURFACES) != 0, (parts & PARTS_POLYHEDRA) != 0);
+  }
 }
 
 // @ts-ignore: decorator
-@inline function hasTiles(): bool {
+@inline export function hasTiles(): bool {
   return th(T_COLS) > 0 && th(T_ROWS) > 0;
 }
 
 // @ts-ignore: decorator
-@inline function hasRects(): bool {
+@inline export function hasRects(): bool {
   return rh(RH_INSTANCES) > 0;
 }
 
 // @ts-ignore: decorator
-@inline function hasPlatforms(): bool {
+@inline export function hasPlatforms(): bool {
   return headerI32(PLATFORMS_HEADER, P_SURF_COUNT) + headerI32(PLATFORMS_HEADER, P_POLY_COUNT) > 0;
 }
 
+/** The PARTS_* of `parts` the level has. */
+// @ts-ignore: decorator
+@inline function present(parts: i32): i32 {
+  const surfaces = headerI32(PLATFORMS_HEADER, P_SURF_COUNT) > 0, polyhedra = headerI32(PLATFORMS_HEADER, P_POLY_COUNT) > 0;
+  return parts & (select(PARTS_TILES, 0, hasTiles()) | select(PARTS_RECTS, 0, hasRects()) | select(PARTS_SURFACES, 0, surfaces) |
+    select(PARTS_POLYHEDRA, 0, polyhedra));
+}
+
 /** The platforms' grid radius: what a body or cast may reach from its centre (unbounded without platforms). */
-function gridRadius(): f64 {
+export function gridRadius(): f64 {
   const r = <f64>headerF32(PLATFORMS_HEADER, P_GRID_RADIUS);
   return r > 0 ? r : Infinity;
 }
@@ -257,7 +343,7 @@ function gridRadius(): f64 {
 
 /** Whether a position, a motion and sizes are finite numbers within the coordinate limit (NaN fails every comparison). */
 // @ts-ignore: decorator
-@inline function usable(x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64): bool {
+@inline export function usable(x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64): bool {
   return Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD && Math.abs(dx) <= MAX_COORD && Math.abs(dy) <= MAX_COORD &&
     a >= 0 && a <= MAX_COORD && b >= 0 && b <= MAX_COORD;
 }
@@ -273,10 +359,10 @@ function gridRadius(): f64 {
  * (SWEEP_BOX) or a circle of radius a (SWEEP_CIRCLE) centred on (x, y), moving by (dx, dy).
  * Returns 1 on a hit, with the hit in the W_ONE_* fields; 0 otherwise. The facade checks the sizes.
  */
-export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64): i32 {
+export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64, parts: i32): i32 {
   const kind = kindOf(mode, a);
   const hx = kind == KIND_POINT ? 0 : a, hy = kind == KIND_RECT ? b : hx;
-  sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, hasTiles(), hasRects(), hasPlatforms());
+  sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, present(parts));
   const hit = bestPart != PART_NONE;
   setF64(wo(W_ONE_T), hit ? bestT : 1);
   setF64(wo(W_ONE_NX), bestNx);
@@ -291,8 +377,8 @@ export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b
  * `count` casts of one mode from W_CASTS (x, y, dx, dy, a, b each) against every part of the level,
  * each one's closest hit into W_CAST_HIT_I / _F. Returns how many hit.
  */
-export function castLevelMany(count: i32, mode: i32): i32 {
-  const tiles = hasTiles(), rects = hasRects(), platforms = hasPlatforms();
+export function castLevelMany(count: i32, mode: i32, parts: i32): i32 {
+  parts = present(parts);
   const input = i32At(wo(W_CASTS)), hi = i32At(wo(W_CAST_HIT_I)), hf = i32At(wo(W_CAST_HIT_F));
   // Refused whole, before any cast, when one holds a value the sweep cannot take: -1 - its index.
   const radius = gridRadius();
@@ -311,7 +397,7 @@ export function castLevelMany(count: i32, mode: i32): i32 {
     const a = <f64>f32At(p + 16), b = <f64>f32At(p + 20);
     const kind = kindOf(mode, a);
     const hx = kind == KIND_POINT ? 0 : a, hy = kind == KIND_RECT ? b : hx;
-    sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, tiles, rects, platforms);
+    sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, parts);
     const o = k * (CAST_HIT << 2), hit = bestPart != PART_NONE;
     setI32(hi + o, bestPart);
     setI32(hi + o + 4, bestShape);
@@ -350,12 +436,14 @@ function refuse(count: i32, mask: u32): bool {
 
 /**
  * Moves every live body in [0, count) with (groups & mask) != 0 by its velocity against the level,
- * resolving up to MOVE_ITERATIONS contacts with `response` (RESPONSE_*; `restitution` for bounces).
+ * resolving up to MOVE_ITERATIONS contacts with `response` (RESPONSE_*; `restitution` for bounces;
+ * RESPONSE_BY_GROUP: each body's from the world's table, by its lowest group bit in the mask),
+ * against the PARTS_* in `parts`.
  * Writes positions, velocities and each body's first hit (H_HIT_*); returns how many bodies hit
  * something, or -1, having changed nothing, when a body holds a value it cannot take (S_INVALID).
  */
-export function moveBodies(count: i32, mask: u32, response: i32, restitution: f64): i32 {
-  const tiles = hasTiles(), rects = hasRects(), platforms = hasPlatforms();
+export function moveBodies(count: i32, mask: u32, response: i32, restitution: f64, parts: i32): i32 {
+  parts = present(parts);
   setHdr(S_INVALID, 0);
   if (refuse(count, mask)) return -1;
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
@@ -374,34 +462,43 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
     let vx = <f64>f32At(vxs + o), vy = <f64>f32At(vys + o);
     let dx = vx, dy = vy;
     let firstPart = PART_NONE, firstShape = -1, firstRect = -1, firstT: f64 = 1, firstNx: f64 = 0, firstNy: f64 = 0;
+    let resp = response, bnc = bounce;
     for (let it = 0; it < MOVE_ITERATIONS && (dx != 0 || dy != 0); it++) {
-      sweepLevel(kind, cx, cy, hx, hy, round, dx, dy, tiles, rects, platforms);
+      sweepLevel(kind, cx, cy, hx, hy, round, dx, dy, parts);
       if (bestPart == PART_NONE) {
         cx += dx; cy += dy;
         break;
       }
       if (it == 0) {
         firstPart = bestPart; firstShape = bestShape; firstRect = bestRect; firstT = bestT; firstNx = bestNx; firstNy = bestNy;
+        if (response == RESPONSE_BY_GROUP) {
+          // The response of the body's lowest group in the mask (the world's table: W_RESPONSES).
+          const bit = ctz(u32At(gs + o) & mask) << 2;
+          resp = i32At(wo(W_RESPONSES) + bit);
+          bnc = 1 + <f64>f32At(wo(W_RESTITUTIONS) + bit);
+        }
       }
       if (bestNx == 0 && bestNy == 0) break; // started inside: it stays
       // A skin above f32 rounding at this magnitude keeps the stored position off the surface.
       const skin = 1e-3 + (Math.max(Math.abs(cx), Math.abs(cy)) + Math.abs(dx) + Math.abs(dy)) * 2.384185791015625e-7;
       cx += bestT * dx + bestNx * skin;
       cy += bestT * dy + bestNy * skin;
-      if (response == RESPONSE_STOP) {
+      if (resp == RESPONSE_STOP) {
         vx = 0; vy = 0;
         break;
       }
       const rest = 1 - bestT, dn = dx * bestNx + dy * bestNy, vn = vx * bestNx + vy * bestNy;
-      const k = response == RESPONSE_BOUNCE ? bounce : 1;
+      const k = resp == RESPONSE_BOUNCE ? bnc : 1;
       dx = (dx - k * dn * bestNx) * rest;
       dy = (dy - k * dn * bestNy) * rest;
       if (vn < 0) { vx -= k * vn * bestNx; vy -= k * vn * bestNy; }
     }
     setF32(xs + o, toF32(cx - (kind == KIND_RECT ? hx : 0)));
     setF32(ys + o, toF32(cy - (kind == KIND_RECT ? hy : 0)));
-    setF32(vxs + o, toF32(vx));
-    setF32(vys + o, toF32(vy));
+    if (firstPart != PART_NONE) { // without a hit the velocity is as it was
+      setF32(vxs + o, toF32(vx));
+      setF32(vys + o, toF32(vy));
+    }
     setI32(hi + o, firstPart);
     setI32(hi + plane + o, firstShape);
     setI32(hi + 2 * plane + o, firstRect);

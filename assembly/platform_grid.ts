@@ -11,7 +11,7 @@ import {
   P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS, P_HALFSPACES, P_POLY_CELLS, P_POLY_EXTENT, P_POLY_ITEMS,
   P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, PLATFORMS_SCRATCH, X_BALL_R, X_BALL_VX, X_BALL_VY, X_BALL_X,
   X_BALL_Y, X_BEST_NX, X_BEST_NY, X_BEST_T, X_BOX_HH, X_BOX_HW, X_CAST_DX, X_CAST_DY, X_CAST_R, X_CAST_X, X_CAST_X1,
-  X_CAST_Y, X_CAST_Y1,
+  X_CAST_Y, X_CAST_Y1, P_REACH_BOXES, X_PATH_X0, X_PATH_X1, X_PATH_Y0, X_PATH_Y1,
 } from "../layout/platforms.ts";
 import { fieldAt } from "./header.ts";
 import { f32At, f64At, i32At, truncI32 } from "./memory.ts";
@@ -41,6 +41,7 @@ export const AT_POLY_START = PLATFORMS_HEADER + (P_POLY_START << 2);
 export const AT_POLY_CELLS = PLATFORMS_HEADER + (P_POLY_CELLS << 2);
 export const AT_POLY_ITEMS = PLATFORMS_HEADER + (P_POLY_ITEMS << 2);
 export const AT_POLY_EXTENT = PLATFORMS_HEADER + (P_POLY_EXTENT << 2);
+export const AT_REACH_BOXES = PLATFORMS_HEADER + (P_REACH_BOXES << 2);
 export const AT_GRID_COLS = PLATFORMS_HEADER + (P_GRID_COLS << 2);
 export const AT_GRID_ROWS = PLATFORMS_HEADER + (P_GRID_ROWS << 2);
 export const AT_GRID_INV = PLATFORMS_HEADER + (P_GRID_INV << 2);
@@ -57,6 +58,10 @@ export const CAST_Y = SCRATCH + (X_CAST_Y << 3);
 export const CAST_X1 = SCRATCH + (X_CAST_X1 << 3);
 export const CAST_Y1 = SCRATCH + (X_CAST_Y1 << 3);
 export const CAST_DX = SCRATCH + (X_CAST_DX << 3);
+export const PATH_X0 = SCRATCH + (X_PATH_X0 << 3);
+export const PATH_Y0 = SCRATCH + (X_PATH_Y0 << 3);
+export const PATH_X1 = SCRATCH + (X_PATH_X1 << 3);
+export const PATH_Y1 = SCRATCH + (X_PATH_Y1 << 3);
 export const CAST_DY = SCRATCH + (X_CAST_DY << 3);
 export const CAST_R = SCRATCH + (X_CAST_R << 3);
 export const BOX_HW = SCRATCH + (X_BOX_HW << 3);

@@ -27,9 +27,15 @@ export interface Kernel {
    * level (RESPONSE_* at each contact); returns how many hit, or -1 with S_INVALID set, having
    * changed nothing.
    */
-  moveBodies(count: number, mask: number, response: number, restitution: number): number;
-  /** One cast (SWEEP_*) against every part of the level; 1 on a hit (W_ONE_* in the world header). */
-  castLevel(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): number;
+  moveBodies(count: number, mask: number, response: number, restitution: number, parts: number): number;
+  /** One cast (SWEEP_*) against the PARTS_* of the level; 1 on a hit (W_ONE_* in the world header). */
+  castLevel(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number, parts: number): number;
   /** `count` casts from W_CASTS; returns how many hit, or -1 - k when cast k holds a value it cannot take. */
-  castLevelMany(count: number, mode: number): number;
+  castLevelMany(count: number, mode: number, parts: number): number;
+  /**
+   * What static level geometry each live slot in [0, count) within mask overlaps, into the
+   * W_OVERLAP planes; returns how many overlap anything, or -1 with S_INVALID set, having written
+   * nothing else.
+   */
+  overlapLevel(count: number, mask: number): number;
 }

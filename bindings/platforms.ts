@@ -33,7 +33,7 @@ import {
   C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, HS_STRIDE, P_BALL_COUNT, P_BAX,
   P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
   P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
-  P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
+  P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_REACH_BOXES, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.js";
 import { convexPartsYDown } from "./polygon.js";
@@ -97,8 +97,23 @@ export interface PlatformStats {
 const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
 // Header field of each region, in layout order (writeHeader writes them again after clearing the stats).
 const REGION_FIELDS = [P_SURFACES, P_HALFSPACES, P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_POLY_CELLS, P_POLY_ITEMS,
-  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT];
+  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT, P_REACH_BOXES];
 const SQRT1_2 = Math.SQRT1_2;
+
+/**
+ * Boxes (x0, y0, x1, y1 each) as f32 rounded outward, so the stored box holds the exact one; NaN
+ * (unbounded) becomes the whole plane. Load time only.
+ */
+function outward(boxes: readonly number[]): Float32Array {
+  const out = new Float32Array(boxes.length);
+  for (let k = 0; k < boxes.length; k++) {
+    const v = boxes[k], lo = (k & 3) < 2;
+    if (Number.isNaN(v)) { out[k] = lo ? -Infinity : Infinity; continue; }
+    // A relative step of 2^-22 is past f32's rounding (2^-24): the rounded value stays on the outer side.
+    out[k] = Math.fround(lo ? v - Math.abs(v) * 2 ** -22 - 1e-30 : v + Math.abs(v) * 2 ** -22 + 1e-30);
+  }
+  return out;
+}
 
 function checkOption(name: string, v: unknown, lo: number, hi: number, integer: boolean): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v < lo || v > hi || (integer && !Number.isInteger(v))) {
@@ -763,12 +778,13 @@ export class Platforms {
   private relayout(ballCap: number): void {
     const nS = this.surfaceCount, nP = this.polyhedronCount;
     const index = buildPlatformIndex(Float64Array.from(this.surfBoxes), nS, Float64Array.from(this.polyBoxes), nP);
+    this.revision++;
     const resultsCap = Math.max(nS, nP, 1);
     // The level regions are rewritten below and the balls carried over, so no region keeps its data.
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
       4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
-      4 * Math.max(this.polyExtents.length, 1)];
+      4 * Math.max(this.polyExtents.length, 1), 4 * Math.max(this.surfBoxes.length + this.polyBoxes.length, 1)];
     // Carry the balls over (load time, not per frame: a copy is fine).
     let kept: Float32Array[] = [];
     if (this.balls > 0) {
@@ -793,6 +809,9 @@ export class Platforms {
     new Int32Array(buf, offsets[5], index.polyStarts.length).set(index.polyStarts);
     new Int32Array(buf, offsets[6], index.polyItems.length).set(index.polyItems);
     new Float32Array(buf, offsets[15], this.polyExtents.length).set(this.polyExtents);
+    const reach = new Float32Array(buf, offsets[16], this.surfBoxes.length + this.polyBoxes.length);
+    reach.set(outward(this.surfBoxes));
+    reach.set(outward(this.polyBoxes), this.surfBoxes.length);
     for (let k = 0; k < kept.length; k++) this._views[k].set(kept[k]);
     this.writeHeader();
   }
@@ -824,6 +843,7 @@ export class Platforms {
     h[P_MAX_SUBSTEPS] = this.maxSubsteps;
     h[P_EXACT] = this.exactRegion ? 1 : 0;
     h[P_POLY_EXTENT] = o[15];
+    h[P_REACH_BOXES] = o[16];
   }
 
   /** Views over the current buffer, rebuilt when memory has grown. */
@@ -843,6 +863,14 @@ export class Platforms {
   /** @internal Readies the part for a cross-part call of the world (its index built, its regions laid out). */
   prepare(): void {
     this.ensureIndex();
+  }
+
+  /** @internal Counts the rebuilds of the index: the world rebuilds its level grid when it changes. */
+  revision = 0;
+
+  /** @internal The reach boxes of the surfaces, then of the polyhedra (x0, y0, x1, y1 each; NaN: unbounded). */
+  reachBoxes(): [readonly number[], number, readonly number[], number] {
+    return [this.surfBoxes, this.surfaceCount, this.polyBoxes, this.polyhedronCount];
   }
 
   /** @internal Rebuilds the views after world.restore wrote memory. */

@@ -331,6 +331,16 @@ export class RectLevel {
     this.ensure({ N: nodesFor(depth) });
     this.kernel.rectsBuild(depth);
     this.dirty = false;
+    this.revision++;
+  }
+
+  /** @internal Counts the builds: the world rebuilds its level grid when it changes. */
+  revision = 0;
+
+  /** @internal The instances' master boxes (x0, y0, x1, y1 each) of the last build. */
+  masterBoxes(): Float64Array {
+    this.buildIfDirty();
+    return this.f64(RH_INST_BOX).subarray(0, 4 * this.instances);
   }
 
   /** Depth of the quadtree (0: the root only). */

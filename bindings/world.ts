@@ -26,9 +26,11 @@ import {
 import type { Kernel } from "./kernel.js";
 import {
   CAST_HIT, CAST_IN, SWEEP_BOX, SWEEP_CIRCLE, SWEEP_POINT, W_CAST_CAP, W_CAST_HIT_F, W_CAST_HIT_I, W_CASTS, W_ONE_NX, W_ONE_NY,
-  W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, WORLD_FIELDS,
+  W_ONE_PART, W_ONE_RECT, W_ONE_SHAPE, W_ONE_T, W_OVERLAP, WORLD_FIELDS, LEVEL_PLATFORMS, LEVEL_RECTS, W_LEVEL_ALWAYS, W_LEVEL_CELLS,
+  W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS, W_LEVEL_RLISTED, W_LEVEL_RLISTS,
   H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER,
-  RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
+  RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, RESPONSE_BY_GROUP, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES, PARTS_TILES,
+  W_RESPONSES, W_RESTITUTIONS,
 } from "../layout/moves.js";
 import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
@@ -44,6 +46,7 @@ import { Hit, Part } from "./hit.js";
 import {
   generationOf, IdKind, makeId, MAX_GENERATION, NULL_ID, releaseTag, SLOT_SPAN, slotFor, swapTag, takeTag, unknownId, WORLD_TAGS, type WorldTag,
 } from "./ids.js";
+import { buildLevelGrid, type LevelBoxes } from "./level_grid.js";
 
 export { Hit, HitcoreError, MAX_COORD, Part };
 
@@ -146,7 +149,7 @@ function regionsFor(capacity: number, pairCapacity: number): Region[] {
 // What a snapshot keeps of each part beside memory (world.snapshot): the facade's fields that
 // change after construction. Options that shape a part are its `config`, which must match.
 const PARTS = ["tileMap", "rectLevel", "platforms"] as const;
-const BODY_STATE = ["cap", "pairCap", "top", "live", "gens", "freeSlots", "freeCount", "gridMask", "droppedPairs", "cellSizeOption"];
+const BODY_STATE = ["cap", "pairCap", "top", "live", "gens", "freeSlots", "freeCount", "gridMask", "droppedPairs", "cellSizeOption", "levelGroups"];
 const TILE_MAP_STATE = ["caps", "pointCount", "monsterTop", "monsterFree", "monsterGens", "controllerTop", "cover", "monsterTypes"];
 const RECT_LEVEL_STATE = ["caps", "prefabs", "rectCount", "instances", "chars", "dirty", "config", "freeChars", "charGens", "castSearch"];
 const PLATFORMS_STATE = [
@@ -163,7 +166,12 @@ const DISPOSED = new Proxy({}, {
 });
 
 /** What a body does at its first contact in moveBodies. */
-export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE } as const;
+export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE, ByGroup: RESPONSE_BY_GROUP } as const;
+
+/** What a level part may be given when it is added: its group bits (1 unless given). */
+export interface LevelPartOptions {
+  groups?: number;
+}
 
 /** A level to load into a world in one call (world.loadLevel): a tile map's options, and the other parts' options. */
 export interface LevelOptions extends TileMapOptions {
@@ -209,6 +217,10 @@ export class World {
   private readonly arena: Arena;
   private readonly castArena: Arena;
   private castCap = 0;
+  // overlapLevel's three planes (W_OVERLAP in the world header, whose grid header has no free
+  // field): laid out at the first overlapLevel, then relaid with the bodies (CAPACITY + 1 slots).
+  private readonly overlapArena: Arena;
+  private overlapSlots = 0;
   /** The last cast's hit (castSegment, castRay, castCircle, castBox). */
   readonly hit = new Hit();
   private cap = 0; // entity slots per store
@@ -242,6 +254,9 @@ export class World {
   private _hitT = new Float32Array(0);
   private _hitNx = new Float32Array(0);
   private _hitNy = new Float32Array(0);
+  private _overlapParts = new Uint32Array(0);
+  private _overlapCells = new Uint32Array(0);
+  private _overlapShape = new Int32Array(0);
   // setPositions' staging: x and y as f64 in the planes scratch, which no call keeps between calls.
   private _stageX = new Float64Array(0);
   private _stageY = new Float64Array(0);
@@ -263,6 +278,7 @@ export class World {
     this.heap = new Heap(kernel.arenaBase());
     this.arena = new Arena(kernel.memory, this.heap);
     this.castArena = new Arena(kernel.memory, this.heap);
+    this.overlapArena = new Arena(kernel.memory, this.heap);
     this.ids = { tag: takeTag() };
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
@@ -279,21 +295,77 @@ export class World {
   get platforms(): Platforms | null { return this._platforms; }
 
   /** Adds the world's tile map (ASCII, Tiled JSON or an empty cols x rows) to its memory. One per world. */
-  addTileMap(options: TileMapOptions): TileMap {
+  addTileMap(options: TileMapOptions & LevelPartOptions): TileMap {
     this.checkPart("addTileMap", this._tileMap);
-    return (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, this.ids, options));
+    const groups = partGroups("addTileMap", options);
+    this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, this.ids, options);
+    this.levelGroups[0] = groups;
+    return this._tileMap;
   }
 
   /** Adds the world's rect level (prefabs, instances, quadtree, four-sensor characters) to its memory. One per world. */
-  addRectLevel(options: RectLevelOptions = {}): RectLevel {
+  addRectLevel(options: RectLevelOptions & LevelPartOptions = {}): RectLevel {
     this.checkPart("addRectLevel", this._rectLevel);
-    return (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, this.ids, options));
+    const groups = partGroups("addRectLevel", options);
+    this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, this.ids, options);
+    this.levelGroups[1] = groups;
+    return this._rectLevel;
   }
 
   /** Adds the world's platforms (surfaces, polyhedra, balls) to its memory. One per world. */
-  addPlatforms(options: PlatformsOptions = {}): Platforms {
+  addPlatforms(options: PlatformsOptions & LevelPartOptions = {}): Platforms {
     this.checkPart("addPlatforms", this._platforms);
-    return (this._platforms = new Platforms(this.kernel, this.backend, this.heap, this.ids, options));
+    const groups = partGroups("addPlatforms", options);
+    this._platforms = new Platforms(this.kernel, this.backend, this.heap, this.ids, options);
+    this.levelGroups[2] = groups;
+    this.levelGroups[3] = groups;
+    return this._platforms;
+  }
+
+  /**
+   * Sets the group bits of one kind of level geometry (Part.Tiles, Part.Rects, Part.Surfaces or
+   * Part.Polyhedra; 1 unless set): moveBodies and the casts sweep against the kinds whose groups
+   * meet their `levelMask`.
+   */
+  setLevelGroups(part: number, groups: number): void {
+    if (part !== Part.Tiles && part !== Part.Rects && part !== Part.Surfaces && part !== Part.Polyhedra) {
+      throw new HitcoreError("INVALID_OPTION", `setLevelGroups: part must be Part.Tiles, Part.Rects, Part.Surfaces or Part.Polyhedra, got ${describe(part)}.`);
+    }
+    checkGroups("setLevelGroups", groups);
+    this.checkLive("setLevelGroups");
+    this.levelGroups[part - 1] = groups;
+  }
+
+  /** The group bits of one kind of level geometry (Part.*). */
+  levelGroupsOf(part: number): number {
+    return this.levelGroups[part - 1] ?? 0;
+  }
+
+  /**
+   * What moveBodies(mask, Response.ByGroup) does for bodies whose lowest group bit in the mask is
+   * `group` (one bit): stop, slide, or bounce with `restitution`. Every group stops until set.
+   */
+  setResponse(group: number, response: number, restitution = 1): void {
+    if (!Number.isInteger(group) || group <= 0 || group > 0x80000000 || (group & (group - 1)) !== 0) {
+      throw new HitcoreError("INVALID_MASK", `setResponse: group must be one group bit (1, 2, 4, ... 2^31), got ${describe(group)}.`);
+    }
+    checkResponse("setResponse", response, restitution);
+    this.checkLive("setResponse");
+    this.refresh();
+    const bit = 31 - Math.clz32(group);
+    this.worldHeader[W_RESPONSES + bit] = response;
+    new Float32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS)[W_RESTITUTIONS + bit] = restitution;
+  }
+
+  /** Group bits of the tile map, the rect level, the surfaces and the polyhedra, in Part order. */
+  private levelGroups = new Uint32Array([1, 1, 1, 1]);
+
+  /** The PARTS_* whose groups meet `levelMask`. */
+  private partsFor(method: string, levelMask: number): number {
+    checkMask(method, "levelMask", levelMask);
+    const g = this.levelGroups;
+    return ((g[0] & levelMask) !== 0 ? PARTS_TILES : 0) | ((g[1] & levelMask) !== 0 ? PARTS_RECTS : 0) |
+      ((g[2] & levelMask) !== 0 ? PARTS_SURFACES : 0) | ((g[3] & levelMask) !== 0 ? PARTS_POLYHEDRA : 0);
   }
 
   /**
@@ -394,7 +466,7 @@ export class World {
       throw new HitcoreError("SNAPSHOT_CORRUPT", "restore: the snapshot's memory does not match its layout. Pass the bytes world.snapshot() returned, unchanged.");
     }
     const headers = new Int32Array(memory.slice(0, HEADERS_END).buffer);
-    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
+    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["overlaps", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
       const layout = s[name]?.arena as unknown as Layout | undefined;
       if (layout && layout.offsets.length > 0 && !layoutIsWhole(layout, headers.subarray(at >> 2, (at >> 2) + PART_HEADER_FIELDS), ARENA_BASE, top)) {
         throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's ${name} regions are not where its header says. Pass the bytes world.snapshot() returned, unchanged.`);
@@ -423,7 +495,8 @@ export class World {
       heap: { top: this.heap.top },
       tag: this.ids.tag,
       bodies: save(this, BODY_STATE),
-      casts: { fields: pick(this, ["castCap"]), arena: pick(this.castArena, ARENA_STATE) },
+      casts: { fields: pick(this, ["castCap", "levelCap", "levelListCap"]), arena: pick(this.castArena, ARENA_STATE) },
+      overlaps: { fields: pick(this, ["overlapSlots"]), arena: pick(this.overlapArena, ARENA_STATE) },
       tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
       rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
       platforms: save(pl, PLATFORMS_STATE, pl ? { maxRadius: pl.maxRadius } : undefined),
@@ -445,12 +518,14 @@ export class World {
       swapTag(this.ids.tag, tag);
       this.ids.tag = tag;
     }
-    for (const [name, part] of [["bodies", this], ["casts", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
+    for (const [name, part] of [["bodies", this], ["casts", this], ["overlaps", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
       if (!part) continue;
       assign(part, s[name].fields);
-      assign(name === "casts" ? this.castArena : (part as unknown as { arena: object }).arena, s[name].arena);
+      const arena = name === "casts" ? this.castArena : name === "overlaps" ? this.overlapArena : (part as unknown as { arena: object }).arena;
+      assign(arena, s[name].arena);
     }
     for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) part?.reattach();
+    this.levelRects = -1; // the next cross-part call rebuilds the level grid from the restored level
   }
 
   /** @internal Rebuilds the views after restore wrote memory. */
@@ -463,11 +538,41 @@ export class World {
     if (this.disposed) throw new HitcoreError("DISPOSED", `${method}: the world was disposed. Create a new world with createWorld().`);
   }
 
-  /** Readies the level's parts for a call that reads them all (indexes built, regions laid out). */
+  /** Readies the level's parts for a call that reads them all (indexes built, regions laid out, the level grid current). */
   private prepareLevel(): void {
-    this._rectLevel?.prepare();
-    this._platforms?.prepare();
+    const rects = this._rectLevel, platforms = this._platforms;
+    rects?.prepare();
+    platforms?.prepare();
+    const rev = rects?.revision ?? 0, prev = platforms?.revision ?? 0;
+    if (rev === this.levelRects && prev === this.levelPlatforms) return;
+    this.levelRects = rev;
+    this.levelPlatforms = prev;
+    const sets: LevelBoxes[] = [];
+    if (rects) sets.push({ boxes: rects.masterBoxes(), count: rects.instanceCount, bit: LEVEL_RECTS });
+    if (platforms) {
+      const [surf, nSurf, poly, nPoly] = platforms.reachBoxes();
+      sets.push({ boxes: surf, count: nSurf, bit: LEVEL_PLATFORMS }, { boxes: poly, count: nPoly, bit: LEVEL_PLATFORMS });
+    }
+    const grid = buildLevelGrid(sets), lists = grid.rectLists, listBytes = lists ? 4 * lists.length : 0;
+    if (grid.cells.length > this.levelCap || listBytes > this.levelListCap) {
+      this.layoutCasts(this.castCap, Math.max(grid.cells.length, this.levelCap), Math.max(listBytes, this.levelListCap));
+    }
+    this.refresh();
+    const w = this.worldHeader, d = this.worldHeaderD;
+    new Uint8Array(this.memory.buffer, w[W_LEVEL_CELLS], grid.cells.length).set(grid.cells);
+    if (lists) new Int32Array(this.memory.buffer, w[W_LEVEL_RLISTS], lists.length).set(lists);
+    w[W_LEVEL_RLISTED] = lists ? 1 : 0;
+    w[W_LEVEL_COLS] = grid.cols;
+    w[W_LEVEL_ROWS] = grid.rows;
+    w[W_LEVEL_ALWAYS] = grid.always;
+    d[W_LEVEL_OX >> 1] = grid.ox;
+    d[W_LEVEL_OY >> 1] = grid.oy;
+    d[W_LEVEL_INV >> 1] = grid.inv;
   }
+
+  /** The parts' revisions the level grid was built for (-1: build it at the next cross-part call). */
+  private levelRects = -1;
+  private levelPlatforms = -1;
 
   private checkPart(method: string, part: object | null): void {
     this.checkLive(method);
@@ -523,6 +628,18 @@ export class World {
   /** Unit normal of what was hit, pointing back at the body (0, 0 if it started inside it). */
   get hitNx(): Float32Array { this.refresh(); return this._hitNx; }
   get hitNy(): Float32Array { this.refresh(); return this._hitNy; }
+  /**
+   * Each slot's parts in the last overlapLevel: bit 1 << Part.* for each part of the level it is
+   * inside (0: none). Empty until the first overlapLevel.
+   */
+  get overlapParts(): Uint32Array { this.refresh(); return this._overlapParts; }
+  /** The OR of the TileCell.* flags of the tile cells each slot overlapped (walls and floor outside the map: Platform). */
+  get overlapCells(): Uint32Array { this.refresh(); return this._overlapCells; }
+  /**
+   * The first shape each slot overlapped, in Part order: a tile cell (row * cols + col; -1 for the
+   * walls or floor outside the map), a rect instance, a surface or a polyhedron; -1 if none.
+   */
+  get overlapShape(): Int32Array { this.refresh(); return this._overlapShape; }
 
   /** Adds a point; returns its id. */
   addPoint(x: number, y: number, groups = 1): number {
@@ -669,34 +786,34 @@ export class World {
   // ---- casts against every part of the level ----------------------------------------------
 
   /** A point moving from (x, y) by (dx, dy) against every part of the level: true on a hit, the closest in `hit`. */
-  castSegment(x: number, y: number, dx: number, dy: number): boolean {
+  castSegment(x: number, y: number, dx: number, dy: number, levelMask = ALL_GROUPS): boolean {
     this.checkCast("castSegment", x, y, dx, dy, 0);
-    return this.castOne(SWEEP_POINT, x, y, dx, dy, 0, 0);
+    return this.castOne(SWEEP_POINT, x, y, dx, dy, 0, 0, this.partsFor("castSegment", levelMask));
   }
 
   /** A ray from (x, y) along (dirX, dirY), up to maxDistance: castSegment of that length. */
-  castRay(x: number, y: number, dirX: number, dirY: number, maxDistance: number): boolean {
+  castRay(x: number, y: number, dirX: number, dirY: number, maxDistance: number, levelMask = ALL_GROUPS): boolean {
     checkSize("castRay", "maxDistance", maxDistance);
     this.checkCast("castRay", x, y, dirX, dirY, 0);
     const len = Math.sqrt(dirX * dirX + dirY * dirY);
     if (!(len > 0)) throw new HitcoreError("INVALID_DIRECTION", "castRay: the direction is (0, 0). Pass a non-zero direction.");
-    return this.castOne(SWEEP_POINT, x, y, dirX / len * maxDistance, dirY / len * maxDistance, 0, 0);
+    return this.castOne(SWEEP_POINT, x, y, dirX / len * maxDistance, dirY / len * maxDistance, 0, 0, this.partsFor("castRay", levelMask));
   }
 
   /** A circle (centre x, y, radius r) swept by (dx, dy) against every part of the level. */
-  castCircle(x: number, y: number, r: number, dx: number, dy: number): boolean {
+  castCircle(x: number, y: number, r: number, dx: number, dy: number, levelMask = ALL_GROUPS): boolean {
     checkSize("castCircle", "radius", r);
     this.checkCast("castCircle", x, y, dx, dy, r);
-    return this.castOne(SWEEP_CIRCLE, x, y, dx, dy, r, r);
+    return this.castOne(SWEEP_CIRCLE, x, y, dx, dy, r, r, this.partsFor("castCircle", levelMask));
   }
 
   /** A box (top-left x, y, size w x h) swept by (dx, dy) against every part of the level; hit.x/y is its centre at contact. */
-  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number): boolean {
+  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number, levelMask = ALL_GROUPS): boolean {
     checkSize("castBox", "width", w);
     checkSize("castBox", "height", h);
     this.checkCast("castBox", x, y, dx, dy, 0);
     this.checkBoxReach("castBox", w, h);
-    return this.castOne(SWEEP_BOX, x + w / 2, y + h / 2, dx, dy, w / 2, h / 2);
+    return this.castOne(SWEEP_BOX, x + w / 2, y + h / 2, dx, dy, w / 2, h / 2, this.partsFor("castBox", levelMask));
   }
 
   /** Room for `n` casts in castInputs (grows x2); castMany casts the first `count` of them. */
@@ -705,16 +822,32 @@ export class World {
     if (n <= this.castCap) return;
     let cap = Math.max(this.castCap, 16);
     while (cap < n) cap *= 2;
+    this.layoutCasts(cap, this.levelCap, this.levelListCap);
+  }
+
+  /**
+   * Lays out the world header's regions: room for `castCap` casts, a level grid of `levelCap` cells
+   * and `listBytes` of its rect lists.
+   */
+  private layoutCasts(castCap: number, levelCap: number, listBytes: number): void {
     this.castArena.layout([
-      { field: W_CASTS, bytes: 4 * CAST_IN * cap, keep: true },
-      { field: W_CAST_HIT_I, bytes: 4 * CAST_HIT * cap, keep: true },
-      { field: W_CAST_HIT_F, bytes: 4 * CAST_HIT * cap, keep: true },
+      { field: W_CASTS, bytes: 4 * CAST_IN * castCap, keep: true },
+      { field: W_CAST_HIT_I, bytes: 4 * CAST_HIT * castCap, keep: true },
+      { field: W_CAST_HIT_F, bytes: 4 * CAST_HIT * castCap, keep: true },
+      { field: W_LEVEL_CELLS, bytes: levelCap, keep: true },
+      { field: W_LEVEL_RLISTS, bytes: listBytes, keep: true },
     ], () => new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS));
-    this.castCap = cap;
+    this.castCap = castCap;
+    this.levelCap = levelCap;
+    this.levelListCap = listBytes;
     this.buffer = null;
     this.refresh();
-    this.worldHeader[W_CAST_CAP] = cap;
+    this.worldHeader[W_CAST_CAP] = castCap;
   }
+
+  /** Bytes of the level grid's regions: its cells, its rect lists. */
+  private levelCap = 0;
+  private levelListCap = 0;
 
   /** castMany's casts: x, y, dx, dy, a, b each (a: circle radius or box half width; b: box half height). */
   get castInputs(): Float32Array { this.refresh(); return this._castInputs; }
@@ -729,17 +862,18 @@ export class World {
    * castHitInts / castHitReals. Returns how many hit. For many casts a frame (every enemy's line of
    * sight to the player); allocates nothing.
    */
-  castMany(count: number, sweep: number = SWEEP_POINT): number {
+  castMany(count: number, sweep: number = SWEEP_POINT, levelMask = ALL_GROUPS): number {
     if (!Number.isInteger(count) || count < 0 || count > this.castCap) {
       throw new HitcoreError("INVALID_COUNT", `castMany: count must be a whole number from 0 to the room ensureCasts made (${this.castCap}), got ${describe(count)}.`);
     }
     if (sweep !== SWEEP_POINT && sweep !== SWEEP_CIRCLE && sweep !== SWEEP_BOX) {
       throw new HitcoreError("INVALID_OPTION", `castMany: sweep must be Sweep.Point, Sweep.Circle or Sweep.Box, got ${describe(sweep)}.`);
     }
+    const parts = this.partsFor("castMany", levelMask);
     this.checkLive("castMany");
     if (count === 0) return 0;
     this.prepareLevel();
-    const hits = this.kernel.castLevelMany(count, sweep);
+    const hits = this.kernel.castLevelMany(count, sweep, parts);
     if (hits < 0) {
       const k = -1 - hits;
       throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
@@ -765,9 +899,9 @@ export class World {
     }
   }
 
-  private castOne(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): boolean {
+  private castOne(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number, parts: number): boolean {
     this.prepareLevel();
-    const hit = this.kernel.castLevel(mode, x, y, dx, dy, a, b) !== 0;
+    const hit = this.kernel.castLevel(mode, x, y, dx, dy, a, b, parts) !== 0;
     this.refresh();
     const w = this.worldHeader, d = this.worldHeaderD, real = this.hit.real, int = this.hit.int;
     const t = d[W_ONE_T >> 1];
@@ -788,22 +922,20 @@ export class World {
    * the level (tile map, rect level, surfaces, polyhedra) so that nothing tunnels, however fast. At
    * its first contact a body stops (Response.Stop: velocity 0), slides along (Response.Slide) or
    * ricochets (Response.Bounce, the normal part scaled by `restitution`), resolving up to four
-   * contacts in the call. Writes x, y, vx, vy and each body's first hit (hitPart ... hitNy); returns
-   * how many bodies hit something. One wasm call; allocates nothing.
+   * contacts in the call. With Response.ByGroup each body responds as setResponse set for its lowest
+   * group bit in `mask`. Only the level geometry whose groups (setLevelGroups) meet `levelMask` is
+   * swept against. Writes x, y, vx, vy and each body's first hit (hitPart ... hitNy); returns how
+   * many bodies hit something. One wasm call; allocates nothing.
    */
-  moveBodies(mask = ALL_GROUPS, response: number = RESPONSE_STOP, restitution = 1): number {
+  moveBodies(mask = ALL_GROUPS, response: number = RESPONSE_STOP, restitution = 1, levelMask = ALL_GROUPS): number {
     checkMask("moveBodies", "mask", mask);
-    if (response !== RESPONSE_STOP && response !== RESPONSE_SLIDE && response !== RESPONSE_BOUNCE) {
-      throw new HitcoreError("INVALID_OPTION", `moveBodies: response must be Response.Stop, Response.Slide or Response.Bounce, got ${describe(response)}.`);
-    }
-    if (typeof restitution !== "number" || !(restitution >= 0 && restitution <= 1)) {
-      throw new HitcoreError("INVALID_OPTION", `moveBodies: restitution must be a number from 0 to 1, got ${describe(restitution)}.`);
-    }
+    if (response !== RESPONSE_BY_GROUP) checkResponse("moveBodies", response, restitution);
+    const parts = this.partsFor("moveBodies", levelMask);
     this.checkLive("moveBodies");
     this.prepareLevel();
     this.refresh();
     const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
-    const hits = this.kernel.moveBodies(this.top, mask, response, restitution);
+    const hits = this.kernel.moveBodies(this.top, mask, response, restitution, parts);
     if (hits < 0) {
       // A refused call leaves the whole memory as it was, the header's report included.
       const h = this.header, slot = h[S_FIRST_INVALID], why = h[S_INVALID];
@@ -817,6 +949,49 @@ export class World {
     }
     this.gridMask = 0;
     return hits;
+  }
+
+  /**
+   * What static level geometry each live body in `mask` is inside, open sets as moveBodies' "starts
+   * inside" (touching is not inside): the tile cells under it, the rect level's rects, the surfaces
+   * and the polyhedra. Per slot: `overlapParts` (bit 1 << Part.* per part), `overlapCells` (the OR
+   * of the flags of its cells: walls, one-way cells, ladders, coins, spikes), `overlapShape` (the
+   * first shape, in Part order). Returns how many bodies overlap anything. One wasm call; allocates
+   * nothing after the first (which lays out the three views). docs/world.md has the rules.
+   */
+  overlapLevel(mask = ALL_GROUPS): number {
+    checkMask("overlapLevel", "mask", mask);
+    this.checkLive("overlapLevel");
+    if (this.overlapSlots !== this.cap + 1) this.layoutOverlaps();
+    this.prepareLevel();
+    this.refresh();
+    const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
+    const found = this.kernel.overlapLevel(this.top, mask);
+    if (found < 0) {
+      // A refused call leaves the whole memory as it was, the header's report included.
+      const h = this.header, slot = h[S_FIRST_INVALID];
+      h[S_INVALID] = wasInvalid;
+      h[S_FIRST_INVALID] = wasFirst;
+      this.checkSlotData(slot);
+      throw new HitcoreError("INVALID_ENTITY", `overlapLevel: slot ${slot} (id ${this.idOf(slot)}) holds a position or size that is not a finite number of magnitude at most ${MAX_COORD}. Write finite numbers into world.x / y / a / b. Nothing was written.`);
+    }
+    return found;
+  }
+
+  /**
+   * Lays out (or relays, after the bodies grew) overlapLevel's three planes of CAPACITY + 1 slots.
+   * The arena keeps the region's bytes in place; the second and third planes then move up to their
+   * new starts (the last first, so nothing is overwritten before it moves), and what each plane
+   * gains is zeroed.
+   */
+  private layoutOverlaps(): void {
+    const old = this.overlapSlots, slots = this.cap + 1;
+    const end = this.overlapArena.layout([{ field: W_OVERLAP, bytes: 12 * slots, keep: true }],
+      () => new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS));
+    if (old > 0 && old < slots) spreadPlanes(new Uint8Array(this.memory.buffer, 0, end), new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS)[W_OVERLAP], 3, old, slots);
+    this.overlapSlots = slots;
+    this.buffer = null;
+    this.refresh();
   }
 
   /** All overlapping pairs among entities in `mask`; returns their number, pairs in `world.pairs` as (lo, hi) slots. */
@@ -1052,10 +1227,18 @@ export class World {
 
   /** Lays the regions out for the new capacities (the stores keep their data) and rewrites the header. */
   private relayout(capacity: number, pairCapacity: number): void {
-    this.arena.layout(regionsFor(capacity, pairCapacity), () => new Int32Array(this.memory.buffer, HEADER, HEADER_FIELDS));
+    const end = this.arena.layout(regionsFor(capacity, pairCapacity), () => new Int32Array(this.memory.buffer, HEADER, HEADER_FIELDS));
+    const old = this.cap + 1, slots = capacity + 1;
+    if (this.cap > 0 && old < slots) {
+      // The hit planes keep their bytes in place: each plane moves to its start for the new capacity.
+      const bytes = new Uint8Array(this.memory.buffer, 0, end), h = new Int32Array(this.memory.buffer, HEADER, HEADER_FIELDS);
+      spreadPlanes(bytes, h[H_HIT_I], 3, old, slots);
+      spreadPlanes(bytes, h[H_HIT_F], 3, old, slots);
+    }
     this.cap = capacity;
     this.pairCap = pairCapacity;
     this.gridMask = 0;
+    if (this.overlapSlots > 0) this.layoutOverlaps();
     this.buffer = null;
     this.refresh();
     const h = this.header;
@@ -1096,6 +1279,12 @@ export class World {
     this._hitNy = new Float32Array(buf, h[H_HIT_F] + 8 * slots, slots);
     const w = (this.worldHeader = new Int32Array(buf, WORLD_HEADER, WORLD_FIELDS));
     this.worldHeaderD = new Float64Array(buf, WORLD_HEADER, WORLD_FIELDS >> 1);
+    if (this.overlapSlots > 0) {
+      const o = w[W_OVERLAP], n = this.overlapSlots;
+      this._overlapParts = new Uint32Array(buf, o, n);
+      this._overlapCells = new Uint32Array(buf, o + 4 * n, n);
+      this._overlapShape = new Int32Array(buf, o + 8 * n, n);
+    }
     if (this.castCap > 0) {
       this._castInputs = new Float32Array(buf, w[W_CASTS], CAST_IN * this.castCap);
       this._castHitInts = new Int32Array(buf, w[W_CAST_HIT_I], CAST_HIT * this.castCap);
@@ -1113,6 +1302,33 @@ function checkGroups(method: string, v: number): void {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
     throw new HitcoreError("INVALID_GROUPS", `${method}: groups must be an integer bit set in [0, 2^32), got ${describe(v)}. Use bits such as 1 << 0 for players, 1 << 1 for bullets.`);
   }
+}
+
+/**
+ * A region of `planes` planes of 4-byte values, laid out for `old` slots each and grown in place to
+ * hold `slots` each: moves every plane to its new start (the last first, so nothing is overwritten
+ * before it moves) and zeroes what each plane gains.
+ */
+function spreadPlanes(bytes: Uint8Array, at: number, planes: number, old: number, slots: number): void {
+  for (let k = planes - 1; k >= 1; k--) bytes.copyWithin(at + 4 * k * slots, at + 4 * k * old, at + 4 * (k + 1) * old);
+  for (let k = 0; k < planes; k++) bytes.fill(0, at + 4 * (k * slots + old), at + 4 * (k + 1) * slots);
+}
+
+/** A response (Response.Stop, Slide or Bounce) and a restitution from 0 to 1. */
+function checkResponse(method: string, response: number, restitution: number): void {
+  if (response !== RESPONSE_STOP && response !== RESPONSE_SLIDE && response !== RESPONSE_BOUNCE) {
+    throw new HitcoreError("INVALID_OPTION", `${method}: response must be Response.Stop, Response.Slide or Response.Bounce${method === "moveBodies" ? " (or Response.ByGroup)" : ""}, got ${describe(response)}.`);
+  }
+  if (typeof restitution !== "number" || !(restitution >= 0 && restitution <= 1)) {
+    throw new HitcoreError("INVALID_OPTION", `${method}: restitution must be a number from 0 to 1, got ${describe(restitution)}.`);
+  }
+}
+
+/** A level part's `groups` option (1 when absent). */
+function partGroups(method: string, options: LevelPartOptions | undefined): number {
+  const groups = options?.groups ?? 1;
+  checkGroups(method, groups);
+  return groups;
 }
 
 function checkMask(method: string, name: string, v: number): void {

@@ -28,6 +28,11 @@
 //   P_EXACT             i32   facade      1: surfaces use the exact rounded region; 0: the seed's trapezium
 //   P_POLY_EXTENT       i32   facade      f32[4 * POLY_COUNT]: min x, min y, max x, max y of each polyhedron
 //                                         (+-Infinity where it is unbounded): the box axes of swept-box casts
+//   P_REACH_BOXES       i32   facade      f32[4 * (SURF_COUNT + POLY_COUNT)]: each surface's, then each
+//                                         polyhedron's reach box (min x, min y, max x, max y; rounded
+//                                         outward; +-Infinity where unbounded): where the centre of a body
+//                                         up to the grid radius can be at contact, the box the grid lists
+//                                         it by. A cast skips the items whose box its centre's path misses.
 //   S_CANDIDATES        i32   kernel      surfaces + polyhedra the last call tested
 //   S_CONTACTS          i32   kernel      surfaces + polyhedra the last call found touching
 //   S_SUBSTEPS          i32   kernel      sub-steps the last step ran (all balls)
@@ -48,6 +53,7 @@
 //   X_CAST_DX .. _R     its move (end - start) and circle radius
 //   X_BOX_HW, _HH       half extents of the current swept box
 //   X_BEST_T .. _NY     best hit of the current cast: fraction of the move, normal
+//   X_PATH_X0 .. _Y1    the box of the current cast's centre path (min x, min y, max x, max y)
 //
 // Surface record (SURF_STRIDE f32, 64 bytes), the seed's `lineToSurface` for p0 -> p1 mirrored
 // for y-down coordinates (bindings/platforms.ts):
@@ -89,6 +95,7 @@ export const P_RES_Y = 26;
 export const P_MAX_SUBSTEPS = 27;
 export const P_EXACT = 28;
 export const P_POLY_EXTENT = 29;
+export const P_REACH_BOXES = 30;
 
 export const S_CANDIDATES = 40;
 export const S_CONTACTS = 41;
@@ -123,6 +130,10 @@ export const X_BOX_HH = 13;
 export const X_BEST_T = 14;
 export const X_BEST_NX = 15;
 export const X_BEST_NY = 16;
+export const X_PATH_X0 = 17;
+export const X_PATH_Y0 = 18;
+export const X_PATH_X1 = 19;
+export const X_PATH_Y1 = 20;
 
 export const SURF_STRIDE = 16;
 export const HS_STRIDE = 4;

@@ -108,33 +108,46 @@ function reference(world: World, L: Level | null, s: number, response: number, r
   };
 }
 
-/** A seeded level in a world: cells (walls, one-way cells), rect instances, surfaces, polygons; or nothing. */
-function buildLevel(world: World, seed: number, empty: boolean): Level | null {
+/**
+ * A seeded level in a world: cells (walls, one-way cells), rect instances, surfaces, polygons; or
+ * nothing. `keep` (Part values) leaves out the other kinds, drawing the same random numbers, so the
+ * kinds kept are the same shapes; `groups` gives each kind the group bit 1 << part.
+ */
+function buildLevel(world: World, seed: number, empty: boolean, keep: readonly number[] = ALL_PARTS, groups = false): Level | null {
   const rand = mulberry32(seed);
-  const level = world.addRectLevel(), plat = world.addPlatforms({ maxRadius: 12 });
+  const bit = (part: number) => (groups ? { groups: 1 << part } : {});
+  const level = world.addRectLevel(bit(Part.Rects)), plat = world.addPlatforms({ maxRadius: 12, ...bit(Part.Surfaces) });
+  if (groups) world.setLevelGroups(Part.Polyhedra, 1 << Part.Polyhedra);
   if (empty) return null;
   const cols = 24, rows = 16, wrap = seed % 2 === 0;
-  const map = world.addTileMap({ cols, rows, tileSize: T, wrap });
+  const map = keep.includes(Part.Tiles) ? world.addTileMap({ cols, rows, tileSize: T, wrap, ...bit(Part.Tiles) }) : null;
   const cells = new Uint8Array(cols * rows);
   for (let k = 0; k < cells.length; k++) {
     const v = rand();
     cells[k] = v < 0.12 ? TileCell.Platform : v < 0.17 ? TileCell.OneWay : 0;
-    if (cells[k]) map.setCell(k % cols, Math.floor(k / cols), cells[k]);
+    if (cells[k]) map?.setCell(k % cols, Math.floor(k / cols), cells[k]);
   }
   // Thin walls (1 unit) in rects and long thin platforms: the tunnelling targets.
   const thin = level.addPrefab([0, 0, 1, 60, 20, 0, 40, 1]);
   const blocks = level.addPrefab([0, 0, 16, 16, 16, 8, 16, 16]);
-  for (let k = 0; k < 6; k++) level.addInstance(k % 2 ? thin : blocks, Math.floor(rand() * 360), Math.floor(rand() * 240), k % 3);
-  for (let k = 0; k < 8; k++) {
+  for (let k = 0; k < 6; k++) {
     const x = Math.floor(rand() * 360), y = Math.floor(rand() * 240);
-    plat.addSurface(x, y, x + 10 + Math.floor(rand() * 60), y + Math.floor(rand() * 30) - 15);
+    if (keep.includes(Part.Rects)) level.addInstance(k % 2 ? thin : blocks, x, y, k % 3);
+  }
+  for (let k = 0; k < 8; k++) {
+    const x = Math.floor(rand() * 360), y = Math.floor(rand() * 240), x1 = x + 10 + Math.floor(rand() * 60), y1 = y + Math.floor(rand() * 30) - 15;
+    if (keep.includes(Part.Surfaces)) plat.addSurface(x, y, x1, y1);
   }
   for (let k = 0; k < 4; k++) {
     const x = Math.floor(rand() * 340), y = Math.floor(rand() * 220);
-    plat.addPolygon([x, y, x + 20, y, x + 24, y + 18, x + 4, y + 22]);
+    if (keep.includes(Part.Polyhedra)) plat.addPolygon([x, y, x + 20, y, x + 24, y + 18, x + 4, y + 22]);
   }
-  return { cols, rows, cells, wrap, floor: true };
+  // Seed 3: an unbounded polyhedron (the ground y >= 300), which the level grid cannot bound.
+  if (seed === 3 && keep.includes(Part.Polyhedra)) plat.addHalfspaces([0, -1, -300]);
+  return map ? { cols, rows, cells, wrap, floor: true } : null;
 }
+
+const ALL_PARTS = [Part.Tiles, Part.Rects, Part.Surfaces, Part.Polyhedra];
 
 function addBodies(world: World, seed: number, n: number): void {
   const rand = mulberry32(seed * 7 + 3);
@@ -151,6 +164,12 @@ function addBodies(world: World, seed: number, n: number): void {
     world.vy[s] = (rand() * 16 - 8) * fast;
     if (rand() < 0.15) world.vx[s] = 0; // axis-aligned moves graze seams and corners
     if (rand() < 0.15) world.vy[s] = 0;
+  }
+  // Far outside every shape's box (the level grid's cells hold nothing there), moving in or on.
+  for (let k = 0; k < 8; k++) {
+    const s = world.indexOf(world.addCircle(k % 2 ? -5000 : 5000, k < 4 ? 150 : 5000, 3, 1 + (k % 2)));
+    world.vx[s] = k % 4 === 0 ? (k % 2 ? 9000 : -9000) : 5;
+    world.vy[s] = k > 5 ? -9000 : 5;
   }
 }
 
@@ -183,6 +202,115 @@ describe("moveBodies", () => {
       }
     });
   }
+
+  it("sweeps only the level geometry whose groups meet levelMask: the same as a level without the rest", async () => {
+    const subsets = [[Part.Tiles], [Part.Rects], [Part.Surfaces], [Part.Polyhedra], [Part.Tiles, Part.Polyhedra], [Part.Rects, Part.Surfaces]];
+    for (const backend of BACKENDS) {
+      for (const [k, keep] of subsets.entries()) {
+        const seed = 1 + (k % 3);
+        const all = await newWorld(backend, { capacity: 64 }), only = await newWorld(backend, { capacity: 64 });
+        buildLevel(all, seed, false, ALL_PARTS, true);
+        buildLevel(only, seed, false, keep);
+        addBodies(all, seed, 200);
+        addBodies(only, seed, 200);
+        const levelMask = keep.reduce((m, part) => m | (1 << part), 0);
+        let hits = 0;
+        for (let frame = 0; frame < 6; frame++) {
+          const h = all.moveBodies(ALL, Response.Bounce, 0.5, levelMask);
+          expect(h, `${backend} ${keep} frame ${frame}`).toBe(only.moveBodies(ALL, Response.Bounce, 0.5));
+          for (const view of ["x", "y", "vx", "vy", "hitPart", "hitShape", "hitRect", "hitT", "hitNx", "hitNy"] as const) {
+            expect(Array.from(all[view].subarray(0, all.count)), `${backend} ${keep} ${view}`).toEqual(Array.from(only[view].subarray(0, only.count)));
+          }
+          hits += h;
+        }
+        expect(hits, `${backend} ${keep} hits`).toBeGreaterThan(0);
+        // The casts take the same mask.
+        all.ensureCasts(64);
+        only.ensureCasts(64);
+        for (let c = 0; c < 64; c++) {
+          const x = (c * 37) % 380, y = (c * 53) % 260, dx = ((c * 29) % 120) - 60, dy = ((c * 31) % 120) - 60;
+          all.castInputs.set([x, y, dx, dy, 3, 2], 6 * c);
+          only.castInputs.set([x, y, dx, dy, 3, 2], 6 * c);
+        }
+        for (const sweep of [Sweep.Point, Sweep.Circle, Sweep.Box]) {
+          expect(all.castMany(64, sweep, levelMask)).toBe(only.castMany(64, sweep));
+          expect(Array.from(all.castHitInts.subarray(0, 192))).toEqual(Array.from(only.castHitInts.subarray(0, 192)));
+          expect(Array.from(all.castHitReals.subarray(0, 192))).toEqual(Array.from(only.castHitReals.subarray(0, 192)));
+        }
+        expect(all.castCircle(100, 0, 3, 0, 400, levelMask)).toBe(only.castCircle(100, 0, 3, 0, 400));
+        expect([all.hit.part, all.hit.shape, all.hit.t]).toEqual([only.hit.part, only.hit.shape, only.hit.t]);
+      }
+    }
+  });
+
+  it("responds by group with Response.ByGroup: each body as setResponse set for its lowest group bit in the mask", async () => {
+    for (const backend of BACKENDS) {
+      for (let seed = 1; seed <= 3; seed++) {
+        const world = await newWorld(backend, { capacity: 64 });
+        const L = buildLevel(world, seed, false);
+        addBodies(world, seed, 240); // groups 1 and 2, alternating
+        const g3 = world.addCircle(5, 5, 2, 3), s3 = world.indexOf(g3); // groups 1 | 2: its lowest bit, 1, decides
+        world.vx[s3] = 40;
+        world.setResponse(1, Response.Bounce, 0.75);
+        world.setResponse(2, Response.Slide);
+        const n = world.count, expected = [];
+        for (let s = 0; s < n; s++) {
+          const bounce = (world.groups[s] & 1) !== 0;
+          expected.push(reference(world, L, s, bounce ? Response.Bounce : Response.Slide, bounce ? 0.75 : 1));
+        }
+        const hits = world.moveBodies(ALL, Response.ByGroup);
+        let counted = 0;
+        for (let s = 0; s < n; s++) {
+          const e = expected[s];
+          expect({ x: world.x[s], y: world.y[s], vx: world.vx[s], vy: world.vy[s], part: world.hitPart[s], t: world.hitT[s] }, `${backend} seed ${seed} slot ${s}`)
+            .toEqual({ x: e.x, y: e.y, vx: e.vx, vy: e.vy, part: e.part, t: e.t });
+          if (e.part !== Part.None) counted++;
+        }
+        expect(hits).toBe(counted);
+        expect(counted).toBeGreaterThan(20);
+      }
+      const world = await newWorld(backend);
+      expect(() => world.setResponse(3, Response.Stop)).toThrow(/one group bit/);
+      expect(() => world.setResponse(4, 9)).toThrow(/response/);
+      expect(() => world.setLevelGroups(9, 1)).toThrow(/part/);
+      expect(() => world.moveBodies(ALL, Response.Stop, 1, 0)).toThrow(/levelMask/);
+    }
+  });
+
+  it("agrees with the reference when the level grid's rect lists pass their budget (huge instances: the quadtree answers)", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend, { capacity: 64 });
+      const L = buildLevel(world, 2, false);
+      const level = world.rectLevel!, slab = level.addPrefab([0, 0, 3000, 2, 0, 40, 3000, 2]);
+      for (let k = 0; k < 40; k++) level.addInstance(slab, -1300 + k, -100 + 13 * k);
+      addBodies(world, 2, 200);
+      const n = world.count, expected = [];
+      for (let s = 0; s < n; s++) expected.push(reference(world, L, s, Response.Slide, 1));
+      const hits = world.moveBodies(ALL, Response.Slide);
+      for (let s = 0; s < n; s++) {
+        const e = expected[s];
+        expect({ x: world.x[s], y: world.y[s], part: world.hitPart[s], shape: world.hitShape[s], rect: world.hitRect[s], t: world.hitT[s] }, `${backend} slot ${s}`)
+          .toEqual({ x: e.x, y: e.y, part: e.part, shape: e.shape, rect: e.rect, t: e.t });
+      }
+      expect(hits).toBe(expected.filter((e) => e.part !== Part.None).length);
+      expect(expected.filter((e) => e.part === Part.Rects).length).toBeGreaterThan(20);
+    }
+  });
+
+  it("keeps every body's first hit when the stores grow", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend, { capacity: 64, growable: true });
+      buildLevel(world, 1, false);
+      addBodies(world, 1, 56);
+      world.moveBodies(ALL, Response.Bounce, 0.5);
+      const views = ["hitPart", "hitShape", "hitRect", "hitT", "hitNx", "hitNy"] as const;
+      const n = world.count, before = views.map((v) => Array.from(world[v].subarray(0, n)));
+      expect(before[0].filter((p) => p !== Part.None).length).toBeGreaterThan(5);
+      for (let k = 0; k < 200; k++) world.addPoint(k, 0); // grows the stores twice
+      expect(world.capacity).toBeGreaterThan(64);
+      views.forEach((v, k) => expect(Array.from(world[v].subarray(0, n)), `${backend} ${v}`).toEqual(before[k]));
+    }
+  });
 
   it("lets nothing tunnel: bodies 1000x faster than a wall is thick all stop at it", async () => {
     for (const backend of BACKENDS) {

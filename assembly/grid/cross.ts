@@ -1,7 +1,8 @@
 // crossPairs (every overlapping pair of two masks) and firstHits (each bullet's lowest-slot
 // enemy). crossPairs indexes the smaller side in a reach grid (reach.ts) probed by the larger
 // side (reach_probe.ts), or, when the records would not fit, the larger side in a home grid
-// probed by the other (probes.ts); firstHits builds a home grid of the enemies.
+// probed by the other (probes.ts). firstHits keeps each bullet's lowest-slot enemy of crossPairs'
+// pairs when the bullets probe, or scans a home grid of the enemies.
 import {
   CLASS_ALL, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_COLS, G_INDEX_MASK_A, G_INDEX_MASK_B, G_INDEX_SIDE, G_INV,
   G_LARGE, G_MAXX, G_MAXY, G_OX, G_OY, G_PROBE_H, G_PROBE_KNOWN, G_PROBE_MASK, G_PROBE_W, G_ROWS, H_A, H_B, H_CAPACITY, H_CELLS,
@@ -9,7 +10,7 @@ import {
   NO_SLOT, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr, hdrF, setHdr, setHdrF } from "../header.ts";
-import { bit, f32At, fill, i32At, maxI32, minI32, setU8, SIMD, u8At } from "../memory.ts";
+import { bit, f32At, fill, i32At, maxI32, minI32, setI32, setU8, SIMD, u8At } from "../memory.ts";
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
 import { build } from "./build.ts";
@@ -18,7 +19,7 @@ import { probeExtent, reachHeight, reachWidth, setReach } from "./reach.ts";
 import { liveProbes, probeReach, seenHeight, seenWidth } from "./reach_probe.ts";
 import { kinds4, sum4 } from "./simd.ts";
 import {
-  beginCall, countCells, countNarrow, countTests, emitPair, endCall, flushInvalid, invalidCount, noteInvalid, pairsFound,
+  beginCall, countCells, countNarrow, countTests, emitPair, endCall, flushInvalid, invalidCount, noteInvalid, pairsFound, setPairsFound,
 } from "./stats.ts";
 
 /** The end of a crossPairs call: the invalid entities both sides met, and the stats. */
@@ -150,6 +151,52 @@ function liveInBothScalar(i: i32, na: i32, nb: i32, count: i32, maskA: i32, mask
  * FLAG_STOPPED / FLAG_HIT into the flags store; returns the number of hits.
  */
 export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclusive: bool): i32 {
+  maskA |= 0;
+  maskB |= 0;
+  // More bullets than enemies: crossPairs indexes the enemies in a reach grid and the bullets probe
+  // it in slot order, so each bullet's pairs come out together and in bullet order; each one keeps
+  // its lowest-slot eligible enemy. A bullet costs one cell there, where the home grid below costs
+  // it four or more.
+  liveInBoth(count, maskA, maskB);
+  if (liveA >= liveB) {
+    const total = crossPairs(count, maskA, maskB, cellSize);
+    if (total > hdr(H_PAIRS_CAP)) return total; // the facade grows the pair buffer and calls again
+    if (hdr(G_INDEX_SIDE) == INDEX_B) return firstOfPairs(count, total, exclusive);
+  }
+  return firstHitsHome(count, maskA, maskB, cellSize, exclusive);
+}
+
+/**
+ * firstHits from crossPairs' `total` pairs (bullet, enemy), grouped by bullet in ascending bullet
+ * order: each bullet keeps its lowest-slot enemy, skipping, with `exclusive`, enemies an earlier
+ * bullet hit. Rewrites the pair buffer in place with the hits; sets the flags.
+ */
+function firstOfPairs(count: i32, total: i32, exclusive: bool): i32 {
+  const flagp = hdr(H_FLAGS), pairp = hdr(H_PAIRS);
+  fill(flagp, 0, count);
+  let hits = 0, q = 0;
+  while (q < total) {
+    const i = i32At(pairp + (q << 3));
+    let best = NO_SLOT;
+    for (; q < total && i32At(pairp + (q << 3)) == i; q++) {
+      const j = i32At(pairp + (q << 3) + 4);
+      if (j < best && !(exclusive && (u8At(flagp + j) & FLAG_HIT))) best = j;
+    }
+    if (best == NO_SLOT) continue;
+    setU8(flagp + i, u8At(flagp + i) | FLAG_STOPPED);
+    setU8(flagp + best, u8At(flagp + best) | FLAG_HIT);
+    const o = pairp + (hits << 3);
+    setI32(o, i);
+    setI32(o + 4, best);
+    hits++;
+  }
+  setPairsFound(hits);
+  endCall();
+  return hits;
+}
+
+/** firstHits over a home grid of the enemies, each bullet scanning the cells its box can reach. */
+function firstHitsHome(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclusive: bool): i32 {
   beginCall();
   build(count, maskB, cellSize, false, 0, CLASS_ALL);
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS);
