@@ -1,45 +1,62 @@
 // Tiled object layers into the other stores, at load time: rectangle objects become instances of a
 // RectLevel (one one-rect prefab per distinct size, so equal crates share their rect, and one
 // instance per object, so the quadtree sees each one) and/or polyhedra of a Platforms
-// level; polygon objects become polyhedra (split into convex parts). parseTiledMap gives both in
-// Tiled's y-down pixels, and RectLevel and Platforms are y-down too: nothing is flipped.
+// level; polygon objects become polyhedra (split into convex parts); polyline objects become
+// surfaces of the Platforms, one per segment. parseTiledMap gives them all in Tiled's y-down
+// pixels, and RectLevel and Platforms are y-down too: nothing is flipped.
 import { convexPartsYDown } from "./polygon.js";
 import type { Platforms } from "./platforms.js";
 import type { RectLevel } from "./rect_level.js";
-import { HitcoreError } from "./validate.js";
+import { HitcoreError, MAX_COORD } from "./validate.js";
 
 /** What parseTiledMap (and `TileMap.objects`) returns for object layers. */
 export interface LevelObjects {
   /** (x, y, w, h) per rectangle: min corner (the top-left), y-down. */
   readonly rects: Float32Array;
-  /** Vertices (x0, y0, x1, y1, ...) per polygon, y-down, either winding. */
-  readonly polygons: readonly { readonly vertices: Float32Array }[];
+  /** The Tiled object of each rectangle (its id keys `byObjectId`). */
+  readonly rectInfo?: readonly { readonly id: number }[];
+  /** Vertices (x0, y0, x1, y1, ...) per polygon, y-down, either winding; `id` the Tiled object's. */
+  readonly polygons: readonly { readonly vertices: Float32Array; readonly id?: number }[];
+  /** Points (x0, y0, x1, y1, ...) per polyline, y-down, in the order drawn; `id` the Tiled object's. */
+  readonly polylines?: readonly { readonly points: Float32Array; readonly id?: number }[];
 }
 
 export interface LevelObjectTargets {
   /** Receives the rectangles as instances (a prefab per distinct size). */
   rects?: RectLevel;
-  /** Receives the polygons; also the rectangles (as 4-corner polyhedra) when `rectsAsPolyhedra`. */
+  /** Receives the polygons and polylines; also the rectangles (as 4-corner polyhedra) when `rectsAsPolyhedra`. */
   platforms?: Platforms;
   /** Rectangles also become polyhedra of `platforms` (default: only when there is no `rects` target). */
   rectsAsPolyhedra?: boolean;
 }
 
+/** What addLevelObjects made, and from which object: handles, each naming its part and kind. */
 export interface LevelObjectsLoaded {
   /** The RectLevel instance of each rectangle, in order (empty without a rects target). */
   instances: number[];
-  /** Polyhedron ids per polygon object, in order (each polygon may become several convex parts). */
+  /** Polyhedron handles per polygon object, in order (each polygon may become several convex parts). */
   polygonParts: number[][];
-  /** Polyhedron ids of the rectangles, when they went to `platforms`. */
+  /** Polyhedron handles of the rectangles, when they went to `platforms`. */
   rectPolyhedra: number[];
+  /**
+   * Surface handles per polyline object, in order: one per segment, in the order drawn, less the
+   * segments of zero length (both ends equal once rounded to f32), which are skipped. Empty without
+   * a platforms target.
+   */
+  polylineSurfaces: number[][];
+  /**
+   * Every handle made from each Tiled object, by the object's id (instances, polyhedra and surfaces
+   * alike; a handle tells its kind, IdKind.*). Objects that made nothing, or carry no id, are absent.
+   */
+  byObjectId: Map<number, number[]>;
 }
 
 /**
  * Adds Tiled objects to the given stores. Every object is checked before anything is added, so a
- * rejected call (a degenerate polygon, a bad rectangle) leaves both stores unchanged.
+ * rejected call (a degenerate polygon, a bad rectangle or polyline) leaves both stores unchanged.
  */
 export function addLevelObjects(objects: LevelObjects, targets: LevelObjectTargets): LevelObjectsLoaded {
-  const { rects, polygons } = objects;
+  const { rects, polygons } = objects, polylines = objects.polylines ?? [];
   const count = rects.length >> 2;
   if (rects.length % 4 !== 0) throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: rects must hold (x, y, w, h) quadruples, got length ${rects.length}.`);
   for (let k = 0; k < rects.length; k++) {
@@ -59,7 +76,26 @@ export function addLevelObjects(objects: LevelObjects, targets: LevelObjectTarge
       throw e;
     }
   }
-  const loaded: LevelObjectsLoaded = { instances: [], polygonParts: [], rectPolyhedra: [] };
+  // Polylines: 2 or more points, finite, within MAX_COORD (parseTiledMap checked its own; these may come from elsewhere).
+  if (targets.platforms) for (let p = 0; p < polylines.length; p++) {
+    const pts = polylines[p].points;
+    if (!pts || typeof pts.length !== "number" || pts.length < 4 || pts.length % 2 !== 0) {
+      throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: polyline object ${p}${idOf(polylines[p])} must hold 2 or more (x, y) points, got ${pts?.length} numbers.`);
+    }
+    for (let k = 0; k < pts.length; k++) {
+      if (!(Math.abs(pts[k]) <= MAX_COORD)) {
+        throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: polyline object ${p}${idOf(polylines[p])} has ${k & 1 ? "y" : "x"} = ${pts[k]} at point ${k >> 1}; coordinates must be finite, at most ${MAX_COORD}.`);
+      }
+    }
+  }
+  const loaded: LevelObjectsLoaded = { instances: [], polygonParts: [], rectPolyhedra: [], polylineSurfaces: [], byObjectId: new Map() };
+  const from = (id: number | undefined, handles: number[]) => {
+    if (id === undefined || handles.length === 0) return;
+    const list = loaded.byObjectId.get(id);
+    if (list) list.push(...handles);
+    else loaded.byObjectId.set(id, handles.slice());
+  };
+  const rectIds = objects.rectInfo;
   if (toRects) {
     const level = targets.rects!;
     const prefabOfSize = new Map<string, number>();
@@ -70,19 +106,48 @@ export function addLevelObjects(objects: LevelObjects, targets: LevelObjectTarge
         prefab = level.addPrefab([0, 0, w, h]);
         prefabOfSize.set(key, prefab);
       }
-      loaded.instances.push(level.addInstance(prefab, rects[4 * r], rects[4 * r + 1]));
+      const instance = level.addInstance(prefab, rects[4 * r], rects[4 * r + 1]);
+      loaded.instances.push(instance);
+      from(rectIds?.[r]?.id, [instance]);
     }
   }
   const platforms = targets.platforms;
   if (platforms) {
-    for (const polygon of polygons) loaded.polygonParts.push(platforms.addPolygon(polygon.vertices));
+    for (const polygon of polygons) {
+      const parts = platforms.addPolygon(polygon.vertices);
+      loaded.polygonParts.push(parts);
+      from(polygon.id, parts);
+    }
     if (toPolyhedra) {
       for (let r = 0; r < count; r++) {
         const x = rects[4 * r], y = rects[4 * r + 1], w = rects[4 * r + 2], h = rects[4 * r + 3];
         if (w === 0 || h === 0) continue; // no area: nothing for a polyhedron to hold
-        loaded.rectPolyhedra.push(...platforms.addPolygon([x, y, x + w, y, x + w, y + h, x, y + h]));
+        const parts = platforms.addPolygon([x, y, x + w, y, x + w, y + h, x, y + h]);
+        loaded.rectPolyhedra.push(...parts);
+        from(rectIds?.[r]?.id, parts);
       }
+    }
+    for (const polyline of polylines) {
+      const lines = segmentsOf(polyline.points);
+      const surfaces = lines.length > 0 ? platforms.addSurfaces(lines) : [];
+      loaded.polylineSurfaces.push(surfaces);
+      from(polyline.id, surfaces);
     }
   }
   return loaded;
+}
+
+/** A polyline's segments as a flat [x0, y0, x1, y1, ...] list, without those of zero length once stored as f32 (addSurfaces refuses them). */
+function segmentsOf(points: ArrayLike<number>): number[] {
+  const f = Math.fround, lines: number[] = [];
+  for (let k = 0; k + 3 < points.length; k += 2) {
+    const x0 = points[k], y0 = points[k + 1], x1 = points[k + 2], y1 = points[k + 3];
+    if (f(x0) === f(x1) && f(y0) === f(y1)) continue;
+    lines.push(x0, y0, x1, y1);
+  }
+  return lines;
+}
+
+function idOf(object: { readonly id?: number }): string {
+  return object.id === undefined ? "" : ` (Tiled id ${object.id})`;
 }

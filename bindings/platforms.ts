@@ -40,6 +40,10 @@ import { convexPartsYDown } from "./polygon.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit } from "./hit.js";
+import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, nextGeneration, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
+
+/** The kinds of handle the platforms give out. */
+const PLATFORM_KINDS = [IdKind.Surface, IdKind.Polyhedron, IdKind.Ball] as const;
 
 export { SURF_STRIDE };
 
@@ -229,6 +233,11 @@ export class Platforms {
   private polyVertices: (number[] | null)[] = [];
   private polyExtents: number[] = [];
   private index: PlatformIndex | null = null;
+  // Generations of the level's handles (surfaces and polyhedra) and of the balls' handles:
+  // clearLevel and clearBalls move them on, so a cleared handle is refused once its slot is reused.
+  private levelGen = 1;
+  private ballGen = 1;
+  private readonly ids: WorldTag;
 
   private ballCap: number;
   private balls = 0;
@@ -247,7 +256,7 @@ export class Platforms {
   private readonly castLength = new Float64Array(1);
 
   /** Use world.addPlatforms(); this constructor takes the world's kernel and heap. */
-  constructor(kernel: PlatformsKernel, backend: Backend, heap: Heap, options: PlatformsOptions = {}) {
+  constructor(kernel: PlatformsKernel, backend: Backend, heap: Heap, ids: WorldTag, options: PlatformsOptions = {}) {
     this.maxRadius = checkOption("maxRadius", options.maxRadius ?? PLATFORMER.radius, Number.MIN_VALUE, 1e6, false);
     this.ballCap = checkOption("ballCapacity", options.ballCapacity ?? 1024, 1, 1 << 22, true);
     this.maxBalls = checkOption("maxBalls", options.maxBalls ?? 1 << 22, this.ballCap, 1 << 24, true);
@@ -257,6 +266,7 @@ export class Platforms {
     this.maxSubsteps = checkOption("maxSubsteps", options.maxSubsteps ?? 64, 1, 4096, true);
     this.kernel = kernel;
     this.backend = backend;
+    this.ids = ids;
     this.memory = kernel.memory;
     // Memory grows at least twofold: a level added piece by piece is laid out again at each query.
     this.arena = new Arena(kernel.memory, heap, 2);
@@ -267,12 +277,12 @@ export class Platforms {
 
   // ---- the level ----------------------------------------------------------------------------
 
-  /** Surfaces held; ids are 0 .. surfaceCount - 1 in the order added. */
+  /** Surfaces held; their indices (touchingSurfaces' results, hits) are 0 .. surfaceCount - 1 in the order added. */
   get surfaceCount(): number {
     return this.surfRecords.length / SURF_STRIDE;
   }
 
-  /** Polyhedra held; ids are 0 .. polyhedronCount - 1 in the order added. */
+  /** Polyhedra held; their indices (polyhedraAt's results, hits) are 0 .. polyhedronCount - 1 in the order added. */
   get polyhedronCount(): number {
     return this.polyStart.length - 1;
   }
@@ -280,14 +290,14 @@ export class Platforms {
   /**
    * Adds a surface from p0 to p1 (the seed's lineToSurface, mirrored for y down): one-sided, met
    * from the side its normal points to, on the left of p0 -> p1 as drawn on a y-down screen: a
-   * surface drawn left to right faces up. Returns its id.
+   * surface drawn left to right faces up. Returns its handle.
    */
   addSurface(x0: number, y0: number, x1: number, y1: number): number {
-    return this.addSurfaces([x0, y0, x1, y1]);
+    return this.addSurfaces([x0, y0, x1, y1])[0];
   }
 
-  /** Adds surfaces from a flat [x0, y0, x1, y1, ...] list, all or none; returns the first id. */
-  addSurfaces(lines: ArrayLike<number>): number {
+  /** Adds surfaces from a flat [x0, y0, x1, y1, ...] list, all or none; returns their handles, in order. */
+  addSurfaces(lines: ArrayLike<number>): number[] {
     checkFlat("addSurfaces", "lines", lines, 4);
     const f = Math.fround;
     for (let i = 0; i < lines.length; i += 4) {
@@ -295,10 +305,13 @@ export class Platforms {
         throw new HitcoreError("DEGENERATE_SURFACE", `addSurfaces: line ${i / 4} has zero length (both ends at ${lines[i]}, ${lines[i + 1]}). Remove it or give two distinct ends.`);
       }
     }
-    const first = this.surfaceCount;
-    for (let i = 0; i < lines.length; i += 4) this.pushSurface(f(lines[i]), f(lines[i + 1]), f(lines[i + 2]), f(lines[i + 3]));
+    const handles: number[] = [];
+    for (let i = 0; i < lines.length; i += 4) {
+      handles.push(makeId(this.levelGen, IdKind.Surface, this.ids.tag, this.surfaceCount));
+      this.pushSurface(f(lines[i]), f(lines[i + 1]), f(lines[i + 2]), f(lines[i + 3]));
+    }
     this.index = null;
-    return first;
+    return handles;
   }
 
   private pushSurface(x0: number, y0: number, x1: number, y1: number): void {
@@ -325,7 +338,7 @@ export class Platforms {
    * Adds a simple polygon from a flat [x0, y0, x1, y1, ...] vertex list of either winding (solid
    * inside; the orientation comes from the signed area). Repeated points and collinear runs are
    * cleaned; a non-convex polygon is split into convex parts, each stored counter-clockwise as
-   * drawn on a y-down screen (see vertices). Returns the ids of the polyhedra it became. Throws for
+   * drawn on a y-down screen (see vertices). Returns the handles of the polyhedra it became. Throws for
    * fewer than three distinct corners, no area, or crossing edges.
    */
   addPolygon(points: ArrayLike<number>): number[] {
@@ -375,14 +388,14 @@ export class Platforms {
     this.polyExtents.push(f32Down(ex0), f32Down(ey0), f32Up(ex1), f32Up(ey1));
     this.polyStart.push(this.halfspaceData.length / HS_STRIDE);
     this.polyVertices.push(part);
-    return this.polyStart.length - 2;
+    return makeId(this.levelGen, IdKind.Polyhedron, this.ids.tag, this.polyStart.length - 2);
   }
 
   /**
    * Adds a convex polyhedron given directly as halfspaces n . x <= offset, a flat
    * [nx, ny, offset, ...] list (normals are normalised; the offset is scaled with them). It may be
    * unbounded: [0, -1, 0] is the ground y >= 0 (the seed's y <= 0, mirrored). Such polyhedra are
-   * tested by every ball.
+   * tested by every ball. Returns its handle.
    */
   addHalfspaces(halfspaces: ArrayLike<number>): number {
     checkFlat("addHalfspaces", "halfspaces", halfspaces, 3);
@@ -403,11 +416,12 @@ export class Platforms {
     this.polyStart.push(this.halfspaceData.length / HS_STRIDE);
     this.polyVertices.push(null);
     this.index = null;
-    return this.polyStart.length - 2;
+    return makeId(this.levelGen, IdKind.Polyhedron, this.ids.tag, this.polyStart.length - 2);
   }
 
-  /** Removes every surface and polyhedron (balls stay). */
+  /** Removes every surface and polyhedron (balls stay); their handles stay invalid. */
   clearLevel(): void {
+    this.levelGen = nextGeneration(this.levelGen);
     this.surfRecords = [];
     this.surfBoxes = [];
     this.halfspaceData = [];
@@ -419,16 +433,16 @@ export class Platforms {
   }
 
   /** Surface record of lineToSurface (SURF_STRIDE numbers: n, offset, n0, c0, n1, c1, p0, p1); a copy. */
-  surface(id: number): Float32Array {
-    this.checkId("surface", id, this.surfaceCount, "surface");
-    return Float32Array.from(this.surfRecords.slice(id * SURF_STRIDE, (id + 1) * SURF_STRIDE));
+  surface(handle: number): Float32Array {
+    const s = this.levelSlot("surface", handle, IdKind.Surface);
+    return Float32Array.from(this.surfRecords.slice(s * SURF_STRIDE, (s + 1) * SURF_STRIDE));
   }
 
   /** Halfspaces of a polyhedron as a flat [nx, ny, offset, ...] copy. */
-  halfspaces(id: number): Float32Array {
-    this.checkId("halfspaces", id, this.polyhedronCount, "polyhedron");
+  halfspaces(handle: number): Float32Array {
+    const p = this.levelSlot("halfspaces", handle, IdKind.Polyhedron);
     const out: number[] = [];
-    for (let h = this.polyStart[id]; h < this.polyStart[id + 1]; h++) out.push(...this.halfspaceData.slice(h * HS_STRIDE, h * HS_STRIDE + 3));
+    for (let h = this.polyStart[p]; h < this.polyStart[p + 1]; h++) out.push(...this.halfspaceData.slice(h * HS_STRIDE, h * HS_STRIDE + 3));
     return Float32Array.from(out);
   }
 
@@ -436,9 +450,8 @@ export class Platforms {
    * Corners of a polyhedron made from a polygon, flat, counter-clockwise as drawn on a y-down screen
    * (a negative shoelace sum in these coordinates), or null for one given as halfspaces.
    */
-  vertices(id: number): readonly number[] | null {
-    this.checkId("vertices", id, this.polyhedronCount, "polyhedron");
-    return this.polyVertices[id];
+  vertices(handle: number): readonly number[] | null {
+    return this.polyVertices[this.levelSlot("vertices", handle, IdKind.Polyhedron)];
   }
 
   /**
@@ -446,9 +459,9 @@ export class Platforms {
    * rounded outward to f32; +-Infinity on a side where it is unbounded (or where only a face
    * parallel to that axis bounds it, which the face itself already covers).
    */
-  extent(id: number): Float32Array {
-    this.checkId("extent", id, this.polyhedronCount, "polyhedron");
-    return Float32Array.from(this.polyExtents.slice(4 * id, 4 * id + 4));
+  extent(handle: number): Float32Array {
+    const p = this.levelSlot("extent", handle, IdKind.Polyhedron);
+    return Float32Array.from(this.polyExtents.slice(4 * p, 4 * p + 4));
   }
 
   /** Surfaces use the exact rounded region (true) or the seed's trapezium (false). */
@@ -464,7 +477,7 @@ export class Platforms {
 
   // ---- balls --------------------------------------------------------------------------------
 
-  /** Balls held; ids are 0 .. ballCount - 1. */
+  /** Balls held; the views index them 0 .. ballCount - 1 (indexOf gives a ball's index). */
   get ballCount(): number {
     return this.balls;
   }
@@ -477,7 +490,7 @@ export class Platforms {
   get ax(): Float32Array { return this.view(4); }
   get ay(): Float32Array { return this.view(5); }
   get radius(): Float32Array { return this.view(6); }
-  /** Ids written by the last touchingSurfaces / polyhedraAt. */
+  /** Indices written by the last touchingSurfaces / polyhedraAt (idAt gives their handles). */
   get results(): Int32Array { this.ensureIndex(); this.refresh(); return this._results; }
 
   private view(k: number): Float32Array {
@@ -485,7 +498,7 @@ export class Platforms {
     return this._views[k];
   }
 
-  /** Adds a ball (radius up to maxRadius; acceleration defaults to the seeds' gravity); returns its id. */
+  /** Adds a ball (radius up to maxRadius; acceleration defaults to the seeds' gravity); returns its handle. */
   addBall(x: number, y: number, radius: number = PLATFORMER.radius, vx = 0, vy = 0, ax = 0, ay: number = PLATFORMER.gravity): number {
     this.checkBall("addBall", x, y, radius, vx, vy, ax, ay);
     if (this.balls === this.ballCap) {
@@ -499,31 +512,32 @@ export class Platforms {
     const v = this._views;
     v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy; v[4][i] = ax; v[5][i] = ay; v[6][i] = radius;
     this.header[P_BALL_COUNT] = this.balls;
-    return i;
+    return makeId(this.ballGen, IdKind.Ball, this.ids.tag, i);
   }
 
   /** Sets a ball's position and velocity. */
-  setBall(id: number, x: number, y: number, vx: number, vy: number): void {
-    this.checkId("setBall", id, this.balls, "ball");
+  setBall(ball: number, x: number, y: number, vx: number, vy: number): void {
+    const i = this.ballSlot("setBall", ball);
     this.checkBall("setBall", x, y, 0, vx, vy, 0, 0);
     this.refresh();
     const v = this._views;
-    v[0][id] = x; v[1][id] = y; v[2][id] = vx; v[3][id] = vy;
+    v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy;
   }
 
   /** Sets a ball's acceleration (the seeds' input handler changes it on arrow keys). */
-  setAcceleration(id: number, ax: number, ay: number): void {
-    this.checkId("setAcceleration", id, this.balls, "ball");
+  setAcceleration(ball: number, ax: number, ay: number): void {
+    const i = this.ballSlot("setAcceleration", ball);
     checkCoord("setAcceleration", "ax", ax);
     checkCoord("setAcceleration", "ay", ay);
     this.refresh();
-    this._views[4][id] = ax;
-    this._views[5][id] = ay;
+    this._views[4][i] = ax;
+    this._views[5][i] = ay;
   }
 
-  /** Removes every ball. */
+  /** Removes every ball; their handles stay invalid. */
   clearBalls(): void {
     this.balls = 0;
+    this.ballGen = nextGeneration(this.ballGen);
     this.refresh();
     this.header[P_BALL_COUNT] = 0;
   }
@@ -546,10 +560,50 @@ export class Platforms {
     }
   }
 
-  private checkId(method: string, id: number, count: number, what: string): void {
-    if (!Number.isInteger(id) || id < 0 || id >= count) {
-      throw new HitcoreError("UNKNOWN_ID", `${method}: no ${what} with id ${describe(id)} (ids run from 0 to ${count - 1}). Use an id returned by the add call.`);
+  // ---- handles ------------------------------------------------------------------------------
+
+  private countOf(kind: number): number {
+    return kind === IdKind.Surface ? this.surfaceCount : kind === IdKind.Polyhedron ? this.polyhedronCount : kind === IdKind.Ball ? this.balls : 0;
+  }
+
+  /** True when `handle` names a surface, polyhedron or ball these platforms hold. */
+  has(handle: number): boolean {
+    const kind = kindFor(handle, this.ids.tag), s = slotOf(handle);
+    return s < this.countOf(kind) && generationOf(handle) === (kind === IdKind.Ball ? this.ballGen : this.levelGen);
+  }
+
+  /** The index of a surface's, polyhedron's or ball's handle: into the results, hits (hit.shape, world.hitShape) and the ball views. */
+  indexOf(handle: number): number {
+    if (!this.has(handle)) {
+      const kind = kindFor(handle, this.ids.tag), known = PLATFORM_KINDS.includes(kind as never);
+      throw unknownId("indexOf", handle, this.ids.tag, known ? kind : IdKind.Surface, this.countOf(kind),
+        "Use a handle addSurface(s), addPolygon, addHalfspaces or addBall returned, not cleared since (check with has(handle)).",
+        known ? undefined : "a surface, a polyhedron or a ball", kind === IdKind.Ball ? this.ballGen : this.levelGen);
     }
+    return slotOf(handle);
+  }
+
+  /** The handle of the surface, polyhedron or ball (IdKind.*) at an index, or NULL_ID where there is none. */
+  idAt(kind: number, index: number): number {
+    if (!PLATFORM_KINDS.includes(kind as never)) throw wrongKind("idAt", kind, PLATFORM_KINDS);
+    if (!Number.isInteger(index) || index < 0 || index >= this.countOf(kind)) return NULL_ID;
+    return makeId(kind === IdKind.Ball ? this.ballGen : this.levelGen, kind, this.ids.tag, index);
+  }
+
+  private levelSlot(method: string, handle: number, kind: number): number {
+    const s = slotFor(handle, this.ids.tag, kind);
+    if (s < 0 || s >= this.countOf(kind) || generationOf(handle) !== this.levelGen) {
+      throw unknownId(method, handle, this.ids.tag, kind, this.countOf(kind), `Use a handle ${kind === IdKind.Surface ? "addSurface(s)" : "addPolygon or addHalfspaces"} returned, not cleared since.`, undefined, this.levelGen);
+    }
+    return s;
+  }
+
+  private ballSlot(method: string, ball: number): number {
+    const i = slotFor(ball, this.ids.tag, IdKind.Ball);
+    if (i < 0 || i >= this.balls || generationOf(ball) !== this.ballGen) {
+      throw unknownId(method, ball, this.ids.tag, IdKind.Ball, this.balls, "Use a handle addBall returned, not cleared since (idAt(IdKind.Ball, index) for an index).", undefined, this.ballGen);
+    }
+    return i;
   }
 
   // ---- the frame loop -----------------------------------------------------------------------
@@ -697,6 +751,9 @@ export class Platforms {
 
   /** Checks the grid's invariants (tests, debugging): cell runs match the item list, hold known ids, and ascend (the fold order relies on it). */
   validate(): void {
+    for (const g of [this.levelGen, this.ballGen]) {
+      if (!Number.isInteger(g) || g < 1 || g >= MAX_GENERATION) throw new Error(`validate: handle generation ${g} is out of range`);
+    }
     this.ensureIndex();
     const ix = this.index!;
     const cells = ix.cols * ix.rows;

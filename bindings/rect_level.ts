@@ -12,6 +12,10 @@ import { Arena, type Heap, type Region } from "./arena.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit, Part } from "./hit.js";
+import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
+
+/** The kinds of handle a rect level gives out. */
+const RECT_KINDS = [IdKind.Prefab, IdKind.Instance, IdKind.Character] as const;
 import type { RectsKernel } from "./rects_kernel.js";
 import type { WasmMemory } from "./wasm_types.js";
 import {
@@ -169,6 +173,9 @@ export class RectLevel {
   private dirty = true;
   private config: CharacterConfig;
   private readonly freeChars: number[] = [];
+  /** Generation of each character slot: removeCharacter bumps it, so the removed character's handle is refused. */
+  private readonly charGens: number[] = [];
+  private readonly ids: WorldTag;
   /** The last cast's hit: part Part.Rects, shape the instance, rect the prefab rect within it (Part.None after a miss). */
   readonly hit = new Hit();
 
@@ -178,7 +185,7 @@ export class RectLevel {
   private views: (Float32Array | Int32Array | Float64Array)[] = [];
 
   /** Use world.addRectLevel(); this constructor takes the world's kernel and heap. */
-  constructor(kernel: RectsKernel, backend: Backend, heap: Heap, options: RectLevelOptions = {}) {
+  constructor(kernel: RectsKernel, backend: Backend, heap: Heap, ids: WorldTag, options: RectLevelOptions = {}) {
     const cap = (name: string, v: number | undefined, d: number) => checkCount(name, v ?? d, 1);
     this.caps = {
       P: cap("prefabCapacity", options.prefabCapacity, 16), R: cap("rectCapacity", options.rectCapacity, 128),
@@ -188,6 +195,7 @@ export class RectLevel {
     this.config = checkConfig({ ...DEFAULT_CHARACTER, ...(options.character ?? {}) });
     this.kernel = kernel;
     this.backend = backend;
+    this.ids = ids;
     this.memory = kernel.memory;
     this.arena = new Arena(kernel.memory, heap);
     this.relayout(this.caps);
@@ -207,9 +215,44 @@ export class RectLevel {
   /** Prefab rects held in memory (each stored once, however many instances use it). */
   get storedRects(): number { return this.rectCount; }
 
+  // ---- handles ------------------------------------------------------------------------------
+
+  /** True when `handle` names a prefab, an instance or a live character of this level. */
+  has(handle: number): boolean {
+    const kind = kindFor(handle, this.ids.tag), s = slotOf(handle);
+    if (kind === IdKind.Prefab) return s < this.prefabs && generationOf(handle) === 1;
+    if (kind === IdKind.Instance) return s < this.instances && generationOf(handle) === 1;
+    if (kind === IdKind.Character) return s < this.chars && this.charGens[s] === generationOf(handle) && this.i32(RH_CKIND)[s] !== CHAR_NONE;
+    return false;
+  }
+
+  /**
+   * The index of a prefab's, instance's or character's handle: instances' indices are what
+   * queryBox's results and hits (hit.shape, world.hitShape) give, characters' index the char* views
+   * and stomps.
+   */
+  indexOf(handle: number): number {
+    if (!this.has(handle)) {
+      const kind = kindFor(handle, this.ids.tag), known = RECT_KINDS.includes(kind as never);
+      const slots = kind === IdKind.Prefab ? this.prefabs : kind === IdKind.Instance ? this.instances : this.chars;
+      throw unknownId("indexOf", handle, this.ids.tag, known ? kind : IdKind.Instance, slots,
+        "Use a handle addPrefab, addInstance or addCharacter returned (check with has(handle)).", known ? undefined : "a prefab, an instance or a character");
+    }
+    return slotOf(handle);
+  }
+
+  /** The handle of the prefab, instance or character (IdKind.*) at an index, or NULL_ID where there is none. */
+  idAt(kind: number, index: number): number {
+    if (!RECT_KINDS.includes(kind as never)) throw wrongKind("idAt", kind, RECT_KINDS);
+    const count = kind === IdKind.Prefab ? this.prefabs : kind === IdKind.Instance ? this.instances : this.chars;
+    if (!Number.isInteger(index) || index < 0 || index >= count) return NULL_ID;
+    if (kind !== IdKind.Character) return makeId(1, kind, this.ids.tag, index);
+    return this.i32(RH_CKIND)[index] === CHAR_NONE ? NULL_ID : makeId(this.charGens[index], kind, this.ids.tag, index);
+  }
+
   /**
    * Defines a prefab from its collision rects in prefab space, flat as (x, y, w, h, x, y, w, h, ...).
-   * Returns the prefab id. An empty list defines a prefab that cannot be instanced.
+   * Returns the prefab's handle. An empty list defines a prefab that cannot be instanced.
    */
   addPrefab(rects: ArrayLike<number>): number {
     if (!rects || typeof rects.length !== "number" || rects.length % 4 !== 0) {
@@ -242,24 +285,27 @@ export class RectLevel {
     this.prefabs++;
     this.hdr()[RH_PREFABS] = this.prefabs;
     this.hdr()[RH_RECT_COUNT] = this.rectCount;
-    return p;
+    return makeId(1, IdKind.Prefab, this.ids.tag, p);
   }
 
   /** Rects of a prefab. */
   prefabRectCount(prefab: number): number {
-    this.checkPrefab("prefabRectCount", prefab);
+    return this.rectsOf(this.prefabSlot("prefabRectCount", prefab));
+  }
+
+  private rectsOf(p: number): number {
     const start = this.i32(RH_PREFAB_START);
-    return start[prefab + 1] - start[prefab];
+    return start[p + 1] - start[p];
   }
 
   /**
    * Places a prefab with its prefab-space origin at (x, y), mirrored inside its own box by
-   * Mirror.X and/or Mirror.Y. Returns the instance index. Rebuilds the
-   * quadtree lazily (or call build()).
+   * Mirror.X and/or Mirror.Y. Returns the instance's handle (queries and hits give its index:
+   * indexOf, idAt). Rebuilds the quadtree lazily (or call build()).
    */
   addInstance(prefab: number, x: number, y: number, mirror = 0): number {
-    this.checkPrefab("addInstance", prefab);
-    if (this.prefabRectCount(prefab) === 0) {
+    const p = this.prefabSlot("addInstance", prefab);
+    if (this.rectsOf(p) === 0) {
       throw new HitcoreError("EMPTY_PREFAB", `addInstance: prefab ${prefab} has no rects, so an instance of it could never collide. Give the prefab at least one rect in addPrefab, or draw it without an instance.`);
     }
     checkCoord("addInstance", "x", x);
@@ -269,14 +315,14 @@ export class RectLevel {
     }
     this.ensure({ I: this.instances + 1 });
     const i = this.instances;
-    this.i32(RH_INST_PREFAB)[i] = prefab;
+    this.i32(RH_INST_PREFAB)[i] = p;
     this.f32(RH_INST_X)[i] = x;
     this.f32(RH_INST_Y)[i] = y;
     this.i32(RH_INST_FLAGS)[i] = mirror;
     this.instances++;
     this.hdr()[RH_INSTANCES] = this.instances;
     this.dirty = true;
-    return i;
+    return makeId(1, IdKind.Instance, this.ids.tag, i);
   }
 
   /** Builds the quadtree over the instances (done lazily by the queries when the level changed). */
@@ -322,34 +368,33 @@ export class RectLevel {
 
   /** Master box of an instance into out (x0, y0, x1, y1). */
   instanceBox(instance: number, out: Float64Array): Float64Array {
-    this.checkInstance("instanceBox", instance);
+    const i = this.instanceSlot("instanceBox", instance);
     this.buildIfDirty();
     const b = this.f64(RH_INST_BOX);
-    for (let f = 0; f < 4; f++) out[f] = b[4 * instance + f];
+    for (let f = 0; f < 4; f++) out[f] = b[4 * i + f];
     return out;
   }
 
   /** Rects of an instance (its prefab's). */
   instanceRectCount(instance: number): number {
-    this.checkInstance("instanceRectCount", instance);
-    return this.prefabRectCount(this.i32(RH_INST_PREFAB)[instance]);
+    return this.rectsOf(this.i32(RH_INST_PREFAB)[this.instanceSlot("instanceRectCount", instance)]);
   }
 
   /** World box (x0, y0, x1, y1) of rect k of an instance, translated and mirrored, into out. */
   worldRect(instance: number, k: number, out: Float64Array): Float64Array {
-    this.checkInstance("worldRect", instance);
-    const prefab = this.i32(RH_INST_PREFAB)[instance];
-    if (!Number.isInteger(k) || k < 0 || k >= this.prefabRectCount(prefab)) {
-      throw new HitcoreError("UNKNOWN_RECT", `worldRect: rect ${describe(k)} is not in instance ${instance} (0..${this.prefabRectCount(prefab) - 1}).`);
+    const i = this.instanceSlot("worldRect", instance);
+    const prefab = this.i32(RH_INST_PREFAB)[i];
+    if (!Number.isInteger(k) || k < 0 || k >= this.rectsOf(prefab)) {
+      throw new HitcoreError("UNKNOWN_RECT", `worldRect: rect ${describe(k)} is not in instance ${instance} (0..${this.rectsOf(prefab) - 1}).`);
     }
     const r = this.f32(RH_RECTS), box = this.f32(RH_PREFAB_BOX);
     const o = 4 * (this.i32(RH_PREFAB_START)[prefab] + k);
     let x = r[o], y = r[o + 1];
-    const w = r[o + 2], h = r[o + 3], flags = this.i32(RH_INST_FLAGS)[instance];
+    const w = r[o + 2], h = r[o + 3], flags = this.i32(RH_INST_FLAGS)[i];
     if (flags & MIRROR_X) x = (box[4 * prefab] + box[4 * prefab + 2]) - (x + w);
     if (flags & MIRROR_Y) y = (box[4 * prefab + 1] + box[4 * prefab + 3]) - (y + h);
-    out[0] = this.f32(RH_INST_X)[instance] + x;
-    out[1] = this.f32(RH_INST_Y)[instance] + y;
+    out[0] = this.f32(RH_INST_X)[i] + x;
+    out[1] = this.f32(RH_INST_Y)[i] + y;
     out[2] = out[0] + w;
     out[3] = out[1] + h;
     return out;
@@ -400,7 +445,11 @@ export class RectLevel {
   /** Character slots in use: the views and the step cover [0, characterCount). */
   get characterCount(): number { return this.chars; }
 
-  /** Adds a character (master box top-left x, y, size w x h); CharacterKind.Player or CharacterKind.Enemy. Returns its slot. */
+  /**
+   * Adds a character (master box top-left x, y, size w x h); CharacterKind.Player or
+   * CharacterKind.Enemy. Returns its handle; the char* views and stomps are indexed by its slot
+   * (indexOf).
+   */
   addCharacter(x: number, y: number, w: number, h: number, kind: number = CHAR_PLAYER): number {
     checkCoord("addCharacter", "x", x);
     checkCoord("addCharacter", "y", y);
@@ -415,24 +464,26 @@ export class RectLevel {
     else {
       this.ensure({ C: this.chars + 1 });
       c = this.chars++;
+      this.charGens.push(1);
       this.hdr()[RH_CHARS] = this.chars;
     }
     this.f32(RH_CX)[c] = x; this.f32(RH_CY)[c] = y; this.f32(RH_CW)[c] = w; this.f32(RH_CH)[c] = h;
     this.f32(RH_CVX)[c] = 0; this.f32(RH_CVY)[c] = 0;
     this.i32(RH_CKIND)[c] = kind; this.i32(RH_CINPUT)[c] = 0; this.i32(RH_CSTATE)[c] = 0; this.i32(RH_CGRACE)[c] = 0;
-    return c;
+    return makeId(this.charGens[c], IdKind.Character, this.ids.tag, c);
   }
 
-  /** Frees a character slot (later addCharacter calls reuse it). */
-  removeCharacter(c: number): void {
-    this.checkCharacter("removeCharacter", c);
+  /** Removes a character: its handle stays invalid; later addCharacter calls reuse its slot under a new handle. */
+  removeCharacter(character: number): void {
+    const c = this.characterSlot("removeCharacter", character);
     this.i32(RH_CKIND)[c] = CHAR_NONE;
-    this.freeChars.push(c);
+    // A slot whose generation would wrap is retired rather than reused.
+    if (++this.charGens[c] < MAX_GENERATION) this.freeChars.push(c);
   }
 
   /** Moves a character and clears its speed and contact state. */
-  placeCharacter(c: number, x: number, y: number): void {
-    this.checkCharacter("placeCharacter", c);
+  placeCharacter(character: number, x: number, y: number): void {
+    const c = this.characterSlot("placeCharacter", character);
     checkCoord("placeCharacter", "x", x);
     checkCoord("placeCharacter", "y", y);
     this.f32(RH_CX)[c] = x; this.f32(RH_CY)[c] = y; this.f32(RH_CVX)[c] = 0; this.f32(RH_CVY)[c] = 0;
@@ -560,6 +611,11 @@ export class RectLevel {
     const sub = this.i32(RH_NODE_SUB);
     const seen = new Uint8Array(this.instances);
     const bad = (why: string) => { throw new HitcoreError("CORRUPT", `validate: ${why}`); };
+    if (this.charGens.length !== this.chars) bad(`${this.charGens.length} character generations for ${this.chars} character slots`);
+    for (let c = 0; c < this.chars; c++) {
+      const g = this.charGens[c];
+      if (!Number.isInteger(g) || g < 1 || g > MAX_GENERATION) bad(`character slot ${c} has generation ${g}`);
+    }
     if (start[nodes] !== this.instances) bad(`the nodes hold ${start[nodes]} items for ${this.instances} instances`);
     for (let k = 0; k < nodes; k++) {
       for (let j = start[k]; j < start[k + 1]; j++) {
@@ -589,22 +645,30 @@ export class RectLevel {
     if (this.dirty) this.build();
   }
 
-  private checkPrefab(method: string, prefab: number): void {
-    if (!Number.isInteger(prefab) || prefab < 0 || prefab >= this.prefabs) {
-      throw new HitcoreError("UNKNOWN_PREFAB", `${method}: ${describe(prefab)} is not a prefab of this level (it has ${this.prefabs}). Use an id returned by addPrefab.`);
+  // Prefabs and instances are never removed: generation 1 always (a restore may take back the
+  // ones added after its snapshot, and their handles then name nothing until the slots are reused).
+  private prefabSlot(method: string, prefab: number): number {
+    const p = slotFor(prefab, this.ids.tag, IdKind.Prefab);
+    if (p < 0 || p >= this.prefabs || generationOf(prefab) !== 1) {
+      throw unknownId(method, prefab, this.ids.tag, IdKind.Prefab, this.prefabs, "Use a handle addPrefab returned.");
     }
+    return p;
   }
 
-  private checkInstance(method: string, i: number): void {
-    if (!Number.isInteger(i) || i < 0 || i >= this.instances) {
-      throw new HitcoreError("UNKNOWN_INSTANCE", `${method}: ${describe(i)} is not an instance of this level (it has ${this.instances}). Use an index returned by addInstance.`);
+  private instanceSlot(method: string, instance: number): number {
+    const i = slotFor(instance, this.ids.tag, IdKind.Instance);
+    if (i < 0 || i >= this.instances || generationOf(instance) !== 1) {
+      throw unknownId(method, instance, this.ids.tag, IdKind.Instance, this.instances, "Use a handle addInstance returned (idAt(IdKind.Instance, index) for an index from a query or a hit).");
     }
+    return i;
   }
 
-  private checkCharacter(method: string, c: number): void {
-    if (!Number.isInteger(c) || c < 0 || c >= this.chars || this.i32(RH_CKIND)[c] === CHAR_NONE) {
-      throw new HitcoreError("UNKNOWN_CHARACTER", `${method}: ${describe(c)} is not a live character slot. Use a slot returned by addCharacter that was not removed.`);
+  private characterSlot(method: string, character: number): number {
+    const c = slotFor(character, this.ids.tag, IdKind.Character);
+    if (c < 0 || c >= this.chars || this.charGens[c] !== generationOf(character) || this.i32(RH_CKIND)[c] === CHAR_NONE) {
+      throw unknownId(method, character, this.ids.tag, IdKind.Character, this.chars, "Use a handle addCharacter returned that was not removed (check with has(handle)).");
     }
+    return c;
   }
 
   private writeConfig(): void {

@@ -39,10 +39,14 @@ import {
 import { describe, HitcoreError } from "./validate.js";
 import type { WasmMemory } from "./wasm_types.js";
 import type { Backend } from "./world.js";
+import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
+
+/** The kinds of handle a tile map gives out. */
+const TILE_KINDS = [IdKind.Controller, IdKind.Monster] as const;
 
 export { parseAsciiMap, parseTiledMap };
 export type { ParsedTileMap, TiledMap, TiledOptions };
-export type { TiledObjectInfo, TiledPolygon } from "./tiled.js";
+export type { TiledObjectInfo, TiledPolygon, TiledPolyline } from "./tiled.js";
 
 /** Cell flags as stored in `tileMap.cells`. */
 export const TileCell = { Platform: CELL_PLATFORM, Ladder: CELL_LADDER, Coin: CELL_COIN, OneWay: CELL_ONE_WAY, Spike: CELL_SPIKE, MonsterNear: CELL_MONSTER_NEAR } as const;
@@ -181,9 +185,9 @@ export class TileMap {
   readonly tileSize: number;
   readonly wrap: boolean;
   readonly solidFloor: boolean;
-  /** Rectangles and polygons of a Tiled map's object layers (empty for other maps), for the other stores. */
-  readonly objects: Pick<TiledMap, "rects" | "rectInfo" | "polygons">;
-  /** Monster type per monster id (from the map, or addMonster). */
+  /** Rectangles, polygons and polylines of a Tiled map's object layers (empty for other maps), for the other stores. */
+  readonly objects: Pick<TiledMap, "rects" | "rectInfo" | "polygons" | "polylines">;
+  /** Monster type per monster slot (from the map, or addMonster). */
   monsterTypes: Int32Array;
 
   private readonly kernel: TileKernel;
@@ -193,6 +197,9 @@ export class TileMap {
   private pointCount = 0;
   private monsterTop = 0;
   private monsterFree: number[] = [];
+  /** Generation of each monster slot: removeMonster bumps it, so the removed monster's handle is refused. */
+  private monsterGens: number[] = [];
+  private readonly ids: WorldTag;
   private controllerTop = 0;
   /** Monster boxes touching each cell (CELL_MONSTER_NEAR is set where this is above 0). */
   private cover: Int32Array;
@@ -217,9 +224,10 @@ export class TileMap {
   private _ctlI = new Int32Array(0);
 
   /** Use world.addTileMap(); this constructor takes the world's kernel and heap. */
-  constructor(kernel: TileKernel, backend: Backend, heap: Heap, map: ParsedTileMap & Partial<TiledMap>, options: TileMapOptions = {}) {
+  constructor(kernel: TileKernel, backend: Backend, heap: Heap, ids: WorldTag, map: ParsedTileMap & Partial<TiledMap>, options: TileMapOptions = {}) {
     this.kernel = kernel;
     this.backend = backend;
+    this.ids = ids;
     this.memory = kernel.memory;
     this.cols = map.cols;
     this.rows = map.rows;
@@ -227,7 +235,7 @@ export class TileMap {
     this.tileSize = T;
     this.wrap = options.wrap ?? false;
     this.solidFloor = options.solidFloor ?? true;
-    this.objects = { rects: map.rects ?? new Float32Array(0), rectInfo: map.rectInfo ?? [], polygons: map.polygons ?? [] };
+    this.objects = { rects: map.rects ?? new Float32Array(0), rectInfo: map.rectInfo ?? [], polygons: map.polygons ?? [], polylines: map.polylines ?? [] };
     const coinWidth = positive("coinWidth", options.coinWidth, T / 2);
     const monsterSize = positive("monsterSize", options.monsterSize, T);
     if (monsterSize > T) throw new HitcoreError("INVALID_OPTION", `monsterSize must be at most tileSize (${T}), got ${monsterSize}; monsters are looked up in the cells around a point.`);
@@ -349,7 +357,7 @@ export class TileMap {
   get boxCapacity(): number { return this.caps.boxes; }
   get monsterCapacity(): number { return this.caps.monsters; }
   get controllerCapacity(): number { return this.caps.controllers; }
-  /** Monster ids in use are below this (freed ids inside are not live). */
+  /** Monster slots in use are below this (freed slots inside are not live). */
   get monsterCount(): number { return this.monsterTop; }
   get controllerCount(): number { return this.controllerTop; }
   get pointsPerEntity(): number { return this.pointCount; }
@@ -421,43 +429,57 @@ export class TileMap {
 
   // ---- monsters ---------------------------------------------------------------------------
 
-  /** Adds a monster box (top-left corner x, y; w, h at most tileSize), its centre inside the map; returns its id. */
+  /**
+   * Adds a monster box (top-left corner x, y; w, h at most tileSize), its centre inside the map;
+   * returns its handle. monsterBoxes, monsterTypes and pointMonsters index monsters by slot (indexOf).
+   */
   addMonster(x: number, y: number, w: number, h: number, type = 0): number {
     this.checkMonsterBox(x, y, w, h);
     const id = this.monsterFree.length > 0 ? this.monsterFree[this.monsterFree.length - 1] : this.monsterTop;
     if (id >= this.caps.monsters) this.grow("monsters", id + 1);
     if (this.monsterFree.length > 0) this.monsterFree.pop();
-    else this.monsterTop++;
+    else {
+      this.monsterTop++;
+      this.monsterGens.push(1);
+    }
     this.views();
     this._monLive[id] = 1;
     this.monsterTypes[id] = type;
     this.placeMonster(id, x, y, w, h);
-    return id;
+    return makeId(this.monsterGens[id], IdKind.Monster, this.ids.tag, id);
   }
 
   /** Moves a monster (relinking it to the cell of its centre). */
-  moveMonster(id: number, x: number, y: number): void {
-    this.checkMonster(id);
+  moveMonster(monster: number, x: number, y: number): void {
+    const id = this.monsterSlot("moveMonster", monster);
     const b = this._monBox, w = b[4 * id + 2], h = b[4 * id + 3];
     this.checkMonsterBox(x, y, w, h);
     this.unlinkMonster(id);
     this.placeMonster(id, x, y, w, h);
   }
 
-  removeMonster(id: number): void {
-    this.checkMonster(id);
+  /** Removes a monster: its handle stays invalid; a later addMonster reuses its slot under a new handle. */
+  removeMonster(monster: number): void {
+    const id = this.monsterSlot("removeMonster", monster);
     this.unlinkMonster(id);
     this._monLive[id] = 0;
-    this.monsterFree.push(id);
+    // A slot whose generation would wrap is retired rather than reused.
+    if (++this.monsterGens[id] < MAX_GENERATION) this.monsterFree.push(id);
   }
 
-  isMonster(id: number): boolean {
+  /** True when `monster` is the handle of a live monster of this map. */
+  isMonster(monster: number): boolean {
+    const id = slotFor(monster, this.ids.tag, IdKind.Monster);
+    if (id < 0 || id >= this.monsterTop || this.monsterGens[id] !== generationOf(monster)) return false;
     this.views();
-    return Number.isInteger(id) && id >= 0 && id < this.monsterTop && this._monLive[id] === 1;
+    return this._monLive[id] === 1;
   }
 
-  private checkMonster(id: number): void {
-    if (!this.isMonster(id)) throw new HitcoreError("UNKNOWN_ID", `no live monster with id ${describe(id)}; use an id addMonster returned and not removed.`);
+  private monsterSlot(method: string, monster: number): number {
+    if (!this.isMonster(monster)) {
+      throw unknownId(method, monster, this.ids.tag, IdKind.Monster, this.monsterTop, "Use a handle addMonster returned that was not removed (check with isMonster(handle)).");
+    }
+    return slotOf(monster);
   }
 
   private checkMonsterBox(x: number, y: number, w: number, h: number): void {
@@ -526,6 +548,35 @@ export class TileMap {
     next[id] = NO_MONSTER;
   }
 
+  // ---- handles ------------------------------------------------------------------------------
+
+  /** True when `handle` names a controller or a live monster of this map. */
+  has(handle: number): boolean {
+    const kind = kindFor(handle, this.ids.tag);
+    if (kind === IdKind.Monster) return this.isMonster(handle);
+    return kind === IdKind.Controller && slotOf(handle) < this.controllerTop && generationOf(handle) === 1;
+  }
+
+  /** The slot of a controller's or monster's handle: its index into the controller stores, or monsterBoxes, monsterTypes and pointMonsters. */
+  indexOf(handle: number): number {
+    if (!this.has(handle)) {
+      const kind = kindFor(handle, this.ids.tag), known = TILE_KINDS.includes(kind as never);
+      throw unknownId("indexOf", handle, this.ids.tag, known ? kind : IdKind.Controller, kind === IdKind.Monster ? this.monsterTop : this.controllerTop,
+        "Use a handle addController or addMonster returned (check with has(handle)).", known ? undefined : "a controller or a monster");
+    }
+    return slotOf(handle);
+  }
+
+  /** The handle of the controller or monster (IdKind.*) in a slot, or NULL_ID where there is none. */
+  idAt(kind: number, index: number): number {
+    if (!TILE_KINDS.includes(kind as never)) throw wrongKind("idAt", kind, TILE_KINDS);
+    if (!Number.isInteger(index) || index < 0) return NULL_ID;
+    if (kind === IdKind.Controller) return index < this.controllerTop ? makeId(1, kind, this.ids.tag, index) : NULL_ID;
+    if (index >= this.monsterTop) return NULL_ID;
+    this.views();
+    return this._monLive[index] === 1 ? makeId(this.monsterGens[index], kind, this.ids.tag, index) : NULL_ID;
+  }
+
   // ---- collision points -------------------------------------------------------------------
 
   /** Sets the collision points: (dx, dy) pairs relative to an entity's origin, at most POINT_CAP. */
@@ -585,7 +636,10 @@ export class TileMap {
   /** @internal Set by the world: readies its other parts (the rects and polyhedra its controllers see) before a step. */
   prepareWorld: (() => void) | null = null;
 
-  /** Adds a platformer controller with its origin (the middle of its feet, the bottom-centre of its box) at (x, y); returns its id. */
+  /**
+   * Adds a platformer controller with its origin (the middle of its feet, the bottom-centre of its
+   * box) at (x, y); returns its handle (controllerReals / controllerInts index it by slot: indexOf).
+   */
   addController(x: number, y: number): number {
     this.checkCoord("controller x", x);
     this.checkCoord("controller y", y);
@@ -599,17 +653,22 @@ export class TileMap {
     this._ctlF[f + CF_X] = this.normalizeX(x);
     this._ctlF[f + CF_Y] = y;
     this._ctlI[n + CI_STATE] = ST_LIVE;
+    return makeId(1, IdKind.Controller, this.ids.tag, id);
+  }
+
+  /** The slot of a controller's handle (controllers are never removed: generation 1 always), views current. */
+  private checkController(method: string, controller: number): number {
+    const id = slotFor(controller, this.ids.tag, IdKind.Controller);
+    if (id < 0 || id >= this.controllerTop || generationOf(controller) !== 1) {
+      throw unknownId(method, controller, this.ids.tag, IdKind.Controller, this.controllerTop, "Use a handle addController returned.");
+    }
+    this.views();
     return id;
   }
 
-  private checkController(id: number): void {
-    if (!Number.isInteger(id) || id < 0 || id >= this.controllerTop) throw new HitcoreError("UNKNOWN_ID", `no controller with id ${describe(id)}; use an id addController returned.`);
-    this.views();
-  }
-
   /** Input bits (Input.*) for the next steps; Jump is consumed when a jump happens. */
-  setInput(id: number, bits: number): void {
-    this.checkController(id);
+  setInput(controller: number, bits: number): void {
+    const id = this.checkController("setInput", controller);
     if (!Number.isInteger(bits) || bits < 0 || bits > 31) throw new HitcoreError("INVALID_ARGUMENT", `input must be Input.* bits (0-31), got ${describe(bits)}.`);
     this._ctlI[CTL_I_FIELDS * id + CI_INPUT] = bits;
   }
@@ -622,8 +681,8 @@ export class TileMap {
   }
 
   /** A controller's state (allocates: for tests, HUDs and debugging, not the hot loop). */
-  controller(id: number): TileControllerState {
-    this.checkController(id);
+  controller(controller: number): TileControllerState {
+    const id = this.checkController("controller", controller);
     const f = CTL_F_FIELDS * id, n = CTL_I_FIELDS * id, F = this._ctlF, I = this._ctlI;
     return {
       x: F[f + CF_X], y: F[f + CF_Y], dx: F[f + CF_DX], dy: F[f + CF_DY],
@@ -633,14 +692,14 @@ export class TileMap {
   }
 
   /** Controller x, y and score without allocating. */
-  controllerX(id: number): number { this.checkController(id); return this._ctlF[CTL_F_FIELDS * id + CF_X]; }
-  controllerY(id: number): number { this.checkController(id); return this._ctlF[CTL_F_FIELDS * id + CF_Y]; }
-  controllerScore(id: number): number { this.checkController(id); return this._ctlI[CTL_I_FIELDS * id + CI_SCORE]; }
-  controllerEvents(id: number): number { this.checkController(id); return this._ctlI[CTL_I_FIELDS * id + CI_EVENTS]; }
+  controllerX(controller: number): number { return this._ctlF[CTL_F_FIELDS * this.checkController("controllerX", controller) + CF_X]; }
+  controllerY(controller: number): number { return this._ctlF[CTL_F_FIELDS * this.checkController("controllerY", controller) + CF_Y]; }
+  controllerScore(controller: number): number { return this._ctlI[CTL_I_FIELDS * this.checkController("controllerScore", controller) + CI_SCORE]; }
+  controllerEvents(controller: number): number { return this._ctlI[CTL_I_FIELDS * this.checkController("controllerEvents", controller) + CI_EVENTS]; }
 
   /** Places a controller (x normalised on a wrapping map) and zeroes its speed. */
-  setControllerPosition(id: number, x: number, y: number): void {
-    this.checkController(id);
+  setControllerPosition(controller: number, x: number, y: number): void {
+    const id = this.checkController("setControllerPosition", controller);
     this.checkCoord("controller x", x);
     this.checkCoord("controller y", y);
     const f = CTL_F_FIELDS * id;
@@ -675,6 +734,11 @@ export class TileMap {
       }
     }
     for (let m = 0; m < this.monsterTop; m++) if (this._monLive[m] === 1 && !seen[m]) throw new Error(`monster ${m} is in no cell`);
+    if (this.monsterGens.length !== this.monsterTop) throw new Error(`${this.monsterGens.length} monster generations for ${this.monsterTop} monster slots`);
+    for (let m = 0; m < this.monsterTop; m++) {
+      const g = this.monsterGens[m];
+      if (!Number.isInteger(g) || g < 1 || g > MAX_GENERATION) throw new Error(`monster slot ${m} has generation ${g}`);
+    }
     for (let c = 0; c < cells; c++) {
       if ((this.cover[c] > 0) !== ((this._cells[c] & CELL_MONSTER_NEAR) !== 0)) throw new Error(`cell ${c}: MonsterNear bit out of step with ${this.cover[c]} monsters touching it`);
     }
@@ -746,8 +810,8 @@ export function parseMapOptions(options: TileMapOptions): ParsedTileMap & Partia
 }
 
 /** A tile map in a world's memory (world.addTileMap). The map is parsed and checked before anything is laid out. */
-export function tileMapIn(kernel: TileKernel, backend: Backend, heap: Heap, options: TileMapOptions): TileMap {
+export function tileMapIn(kernel: TileKernel, backend: Backend, heap: Heap, ids: WorldTag, options: TileMapOptions): TileMap {
   const map = parseMapOptions(options);
   if (options.wrap !== undefined && typeof options.wrap !== "boolean") throw new HitcoreError("INVALID_OPTION", `wrap must be a boolean, got ${describe(options.wrap)}.`);
-  return new TileMap(kernel, backend, heap, map, options);
+  return new TileMap(kernel, backend, heap, ids, map, options);
 }

@@ -9,9 +9,9 @@
 //     `monster` (the monster type); or a tile `type`/`class` naming one of those. Other tiles are
 //     decoration.
 //   - object layers become plain typed data for the other stores: rectangles as a Float32Array of
-//     (x, y, w, h) and polygons (rotated rectangles too) as Float32Arrays of (x, y) vertices, with
-//     names and properties of every type. Points, ellipses, polylines, text and tile objects (even
-//     rotated ones) carry no shape the stores take: skipped.
+//     (x, y, w, h), polygons (rotated rectangles too) and polylines as Float32Arrays of (x, y)
+//     points, with names and properties of every type. Points, ellipses, text and tile objects
+//     (even rotated ones) carry no shape the stores take: skipped.
 //   - layer offsets add up through groups; a tile layer's must be whole tiles. Parallax only moves
 //     a layer on screen: collision uses the positions Tiled shows with the camera at the origin.
 // Cells and objects share one frame, Tiled's own: y-down pixels (one tile = tilewidth) with the
@@ -26,7 +26,7 @@
 import { MAX_MAP_CELLS, type ParsedTileMap } from "./ascii_map.js";
 import { base64Length, decodeBase64Into } from "./base64.js";
 import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE } from "../layout/tiles.js";
-import { HitcoreError } from "./validate.js";
+import { HitcoreError, MAX_COORD } from "./validate.js";
 
 /** A Tiled object's name, class (`type` before Tiled 1.9), layer and custom properties. */
 export interface TiledObjectInfo {
@@ -43,6 +43,11 @@ export interface TiledPolygon extends TiledObjectInfo {
   vertices: Float32Array;
 }
 
+/** A polyline object: its points (x0, y0, x1, y1, ...) in Tiled's pixels, y-down, in the order drawn (at least two). */
+export interface TiledPolyline extends TiledObjectInfo {
+  points: Float32Array;
+}
+
 export interface TiledMap extends ParsedTileMap {
   tileSize: number;
   /**
@@ -57,6 +62,7 @@ export interface TiledMap extends ParsedTileMap {
   /** rectInfo[k] describes rectangle k. */
   rectInfo: TiledObjectInfo[];
   polygons: TiledPolygon[];
+  polylines: TiledPolyline[];
   /** The map's own custom properties. */
   properties: Record<string, unknown>;
 }
@@ -96,8 +102,10 @@ const BOOL_FLAGS: Record<string, number> = { platform: CELL_PLATFORM, ladder: CE
 const MAX_SPAWNS = 1 << 20;
 /** Objects a map may hold, templates expanded. */
 const MAX_OBJECTS = 1 << 20;
-/** Polygon points a map may hold, templates expanded. */
+/** Polygon and polyline points a map may hold, templates expanded. */
 const MAX_POINTS = 1 << 22;
+/** Points one polyline may hold: each segment becomes a surface, and a line of more is better split or simplified. */
+export const MAX_POLYLINE_POINTS = 1 << 16;
 
 export type Json = Record<string, unknown>;
 
@@ -574,17 +582,18 @@ export function buildTiledMap(doc: unknown, prepared: Prepared, options: Checked
   const objects = readObjects(objectLayers, prepared, options, minX * tileSize, minY * tileSize);
   const result: TiledMap = {
     cols, rows, tileSize, left: minX * tileSize, top: minY * tileSize, cells, monsters: spawns.slice(0, spawned),
-    rects: objects.rects, rectInfo: objects.rectInfo, polygons: objects.polygons, properties: mapProperties,
+    rects: objects.rects, rectInfo: objects.rectInfo, polygons: objects.polygons, polylines: objects.polylines, properties: mapProperties,
   };
   loadedMaps.add(result);
   return result;
 }
 
-/** Object layers into rectangles and polygons at (x - left, y - top): Tiled's y-down pixels from the cells' top-left corner. */
-function readObjects(layers: { layer: Json; where: string; ox: number; oy: number }[], prepared: Prepared, options: CheckedOptions, left: number, top: number): Pick<TiledMap, "rects" | "rectInfo" | "polygons"> {
+/** Object layers into rectangles, polygons and polylines at (x - left, y - top): Tiled's y-down pixels from the cells' top-left corner. */
+function readObjects(layers: { layer: Json; where: string; ox: number; oy: number }[], prepared: Prepared, options: CheckedOptions, left: number, top: number): Pick<TiledMap, "rects" | "rectInfo" | "polygons" | "polylines"> {
   const rects: number[] = [];
   const rectInfo: TiledObjectInfo[] = [];
   const polygons: TiledPolygon[] = [];
+  const polylines: TiledPolyline[] = [];
   let objectCount = 0, points = 0;
   for (const { layer, where, ox, oy } of layers) {
     const list = layer.objects ?? [];
@@ -619,15 +628,21 @@ function readObjects(layers: { layer: Json; where: string; ox: number; oy: numbe
         layer: typeof layer.name === "string" ? layer.name : "",
         properties,
       };
-      if (o.point || o.ellipse || o.polyline || o.text || o.gid !== undefined) continue; // no shape the stores take (tile objects, even rotated)
+      if (o.point || o.ellipse || o.text || o.gid !== undefined) continue; // no shape the stores take (tile objects, even rotated)
       const x = finite(o, "x", ow, 0) + ox, y = finite(o, "y", ow, 0) + oy;
       const rotation = finite(o, "rotation", ow, 0);
       const cos = Math.cos((rotation * Math.PI) / 180), sin = Math.sin((rotation * Math.PI) / 180);
       // Tiled rotates clockwise on its y-down screen about the object's (x, y).
-      const put = (v: Float32Array, j: number, px: number, py: number) => {
+      const put = (v: Float32Array | Float64Array, j: number, px: number, py: number) => {
         v[2 * j] = x + px * cos - py * sin - left;
         v[2 * j + 1] = y + px * sin + py * cos - top;
       };
+      if (o.polyline !== undefined) {
+        polylines.push({ ...info, points: readPolyline(o, ow, put) });
+        points += polylines[polylines.length - 1].points.length / 2;
+        if (points > MAX_POINTS) fail(`${fieldOf(o, ow, "polyline")} brings the map's polygon and polyline points over ${MAX_POINTS}; simplify the outlines.`);
+        continue;
+      }
       let vertices: Float32Array;
       if (o.polygon !== undefined) {
         const pts = o.polygon;
@@ -635,7 +650,7 @@ function readObjects(layers: { layer: Json; where: string; ox: number; oy: numbe
         if (!Array.isArray(pts)) fail(`${pw} must be an array of {x, y}.`);
         if (pts.length < 3) fail(`${pw} has ${pts.length} points; a polygon needs at least 3.`);
         points += pts.length;
-        if (points > MAX_POINTS) fail(`${pw} brings the map's polygon points over ${MAX_POINTS}; simplify the outlines.`);
+        if (points > MAX_POINTS) fail(`${pw} brings the map's polygon and polyline points over ${MAX_POINTS}; simplify the outlines.`);
         vertices = new Float32Array(2 * pts.length);
         for (let j = 0; j < pts.length; j++) {
           const p = pts[j];
@@ -671,7 +686,36 @@ function readObjects(layers: { layer: Json; where: string; ox: number; oy: numbe
       polygons.push({ ...info, vertices });
     }
   }
-  return { rects: Float32Array.from(rects), rectInfo, polygons };
+  return { rects: Float32Array.from(rects), rectInfo, polygons, polylines };
+}
+
+/**
+ * A polyline object's points, placed by `put` (the object's position, rotation and layer offsets),
+ * checked before anything is made of them: 2 to MAX_POLYLINE_POINTS points, each a finite number
+ * that stays within MAX_COORD once placed. Refusals name the object's field (its JSON path or TMX
+ * element), as MALFORMED_MAP.
+ */
+function readPolyline(o: Json, ow: string, put: (v: Float32Array | Float64Array, j: number, px: number, py: number) => void): Float32Array {
+  const pts = o.polyline;
+  const pw = fieldOf(o, ow, "polyline");
+  if (!Array.isArray(pts)) fail(`${pw} must be an array of {x, y}.`);
+  if (pts.length < 2) fail(`${pw} has ${pts.length} point${pts.length === 1 ? "" : "s"}; a polyline needs at least 2.`);
+  if (pts.length > MAX_POLYLINE_POINTS) fail(`${pw} has ${pts.length} points; a polyline may have ${MAX_POLYLINE_POINTS}. Split or simplify the line.`);
+  const placed = new Float64Array(2);
+  const out = new Float32Array(2 * pts.length);
+  for (let j = 0; j < pts.length; j++) {
+    const p = pts[j];
+    const jw = isObject(p) ? nameOf(p, `${pw}[${j}]`) : `${pw}[${j}]`;
+    if (!isObject(p)) fail(`${jw} must be {x, y}.`);
+    const px = finite(p, "x", jw), py = finite(p, "y", jw);
+    put(placed, 0, px, py); // placed in doubles, checked before f32 rounds it
+    if (!(Math.abs(placed[0]) <= MAX_COORD && Math.abs(placed[1]) <= MAX_COORD)) {
+      fail(`${jw} lands at (${placed[0]}, ${placed[1]}), past the largest coordinate ${MAX_COORD}; move the point or the object.`);
+    }
+    out[2 * j] = placed[0];
+    out[2 * j + 1] = placed[1];
+  }
+  return out;
 }
 
 // ---- loading --------------------------------------------------------------------------------

@@ -43,6 +43,9 @@ import { addLevelObjects, type LevelObjectsLoaded } from "./level_objects.js";
 import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
 import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.js";
 import { Hit, Part } from "./hit.js";
+import {
+  generationOf, IdKind, makeId, MAX_GENERATION, NULL_ID, releaseTag, SLOT_SPAN, slotFor, swapTag, takeTag, unknownId, WORLD_TAGS, type WorldTag,
+} from "./ids.js";
 import { buildLevelGrid, type LevelBoxes } from "./level_grid.js";
 
 export { Hit, HitcoreError, MAX_COORD, Part };
@@ -62,34 +65,7 @@ export const Input = { Left: IN_LEFT, Right: IN_RIGHT, Up: IN_UP, Down: IN_DOWN,
 
 /** Every group bit: the default mask of queries. */
 export const ALL_GROUPS = 0xffffffff;
-/** No entity: what idAt returns for a free slot. */
-export const NULL_ID = 0;
-
-// An id is (generation * WORLD_TAGS + the world's tag) * SLOT_SPAN + slot: below 2^52, so exact in
-// a double. The tag tells worlds apart (another world's id is UNKNOWN_ID); the generation tells a
-// removed entity from the one that reuses its slot.
-const SLOT_BITS = 24;
-const SLOT_SPAN = 1 << SLOT_BITS;
-const WORLD_TAGS = 256;
-const MAX_GENERATION = 1 << 20; // a slot whose generation reaches it is retired
-
-// Tags of the worlds not yet disposed. A new world takes the next tag no live world holds, so the
-// ids of two live worlds never match while fewer than WORLD_TAGS are alive at once.
-const liveTags = new Set<number>();
-let nextTag = 0;
-function takeTag(): number {
-  for (let k = 0; k < WORLD_TAGS; k++) {
-    const tag = (nextTag + k) % WORLD_TAGS;
-    if (!liveTags.has(tag)) {
-      liveTags.add(tag);
-      nextTag = (tag + 1) % WORLD_TAGS;
-      return tag;
-    }
-  }
-  const tag = nextTag;
-  nextTag = (nextTag + 1) % WORLD_TAGS;
-  return tag;
-}
+export { IdKind, NULL_ID };
 
 export interface WorldOptions {
   /** `wasm` (default) or `js`, the same core compiled to JavaScript. */
@@ -174,11 +150,11 @@ function regionsFor(capacity: number, pairCapacity: number): Region[] {
 // change after construction. Options that shape a part are its `config`, which must match.
 const PARTS = ["tileMap", "rectLevel", "platforms"] as const;
 const BODY_STATE = ["cap", "pairCap", "top", "live", "gens", "freeSlots", "freeCount", "gridMask", "droppedPairs", "cellSizeOption", "levelGroups"];
-const TILE_MAP_STATE = ["caps", "pointCount", "monsterTop", "monsterFree", "controllerTop", "cover", "monsterTypes"];
-const RECT_LEVEL_STATE = ["caps", "prefabs", "rectCount", "instances", "chars", "dirty", "config", "freeChars", "castSearch"];
+const TILE_MAP_STATE = ["caps", "pointCount", "monsterTop", "monsterFree", "monsterGens", "controllerTop", "cover", "monsterTypes"];
+const RECT_LEVEL_STATE = ["caps", "prefabs", "rectCount", "instances", "chars", "dirty", "config", "freeChars", "charGens", "castSearch"];
 const PLATFORMS_STATE = [
   "exactRegion", "resistanceX", "resistanceY", "maxSubsteps", "surfRecords", "surfBoxes", "halfspaceData", "polyStart",
-  "polyBoxes", "polyVertices", "polyExtents", "index", "ballCap", "balls", "offsets", "resultsCap",
+  "polyBoxes", "polyVertices", "polyExtents", "index", "ballCap", "balls", "offsets", "resultsCap", "levelGen", "ballGen",
 ];
 const ARENA_STATE = ["offsets", "sizes", "fields", "start", "end"];
 
@@ -201,7 +177,7 @@ export interface LevelPartOptions {
 export interface LevelOptions extends TileMapOptions {
   /** Options of the rect level that receives the map's rectangle objects. */
   rectLevel?: RectLevelOptions;
-  /** Options of the platforms that receive its polygon objects. */
+  /** Options of the platforms that receive its polygon and polyline objects. */
   platforms?: PlatformsOptions;
 }
 
@@ -227,7 +203,8 @@ export class World {
   readonly backend: Backend;
   private readonly kernel: WorldKernel;
   private readonly heap: Heap;
-  private readonly tag: number;
+  /** The world's id tag, shared with its parts, which put it into their handles too. */
+  private readonly ids: WorldTag;
   private disposed = false;
   private _tileMap: TileMap | null = null;
   private _rectLevel: RectLevel | null = null;
@@ -302,7 +279,7 @@ export class World {
     this.arena = new Arena(kernel.memory, this.heap);
     this.castArena = new Arena(kernel.memory, this.heap);
     this.overlapArena = new Arena(kernel.memory, this.heap);
-    this.tag = takeTag();
+    this.ids = { tag: takeTag() };
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
     this.relayout(capacity, pairCapacity);
@@ -321,7 +298,7 @@ export class World {
   addTileMap(options: TileMapOptions & LevelPartOptions): TileMap {
     this.checkPart("addTileMap", this._tileMap);
     const groups = partGroups("addTileMap", options);
-    const map = (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, options));
+    const map = (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, this.ids, options));
     this.levelGroups[0] = groups;
     // Its controllers see the rects and polyhedra: those must be built before a step.
     map.prepareWorld = () => this.prepareLevel();
@@ -332,7 +309,7 @@ export class World {
   addRectLevel(options: RectLevelOptions & LevelPartOptions = {}): RectLevel {
     this.checkPart("addRectLevel", this._rectLevel);
     const groups = partGroups("addRectLevel", options);
-    const level = (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, options));
+    const level = (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, this.ids, options));
     this.levelGroups[1] = groups;
     // Its characters see the tiles, surfaces and polyhedra: the platforms' grid must be built before a step.
     level.prepareWorld = () => this.prepareLevel();
@@ -343,7 +320,7 @@ export class World {
   addPlatforms(options: PlatformsOptions & LevelPartOptions = {}): Platforms {
     this.checkPart("addPlatforms", this._platforms);
     const groups = partGroups("addPlatforms", options);
-    this._platforms = new Platforms(this.kernel, this.backend, this.heap, options);
+    this._platforms = new Platforms(this.kernel, this.backend, this.heap, this.ids, options);
     this.levelGroups[2] = groups;
     this.levelGroups[3] = groups;
     return this._platforms;
@@ -397,10 +374,12 @@ export class World {
 
   /**
    * Loads a whole level in one call: the map (ASCII, Tiled JSON or a map from loadTiledMap) becomes
-   * the tile map, its rectangle objects instances of the rect level (a prefab per distinct size)
-   * and its polygon objects polyhedra of the platforms (split into convex parts). Returns the parts
-   * and which instance or polyhedra each object became. The world must hold no part yet; if any of
-   * it is refused, the world is left as it was.
+   * the tile map, its rectangle objects instances of the rect level (a prefab per distinct size),
+   * its polygon objects polyhedra of the platforms (split into convex parts) and its polyline
+   * objects surfaces of the platforms (one per segment of non-zero length, facing the left of the
+   * line as drawn: drawn left to right, up). Returns the parts and the handles each object became
+   * (per kind of object, and by Tiled object id). The world must hold no part yet; if any of it is
+   * refused, the world is left as it was.
    */
   loadLevel(options: LevelOptions): LevelLoaded {
     this.checkLive("loadLevel");
@@ -429,7 +408,7 @@ export class World {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    liveTags.delete(this.tag);
+    releaseTag(this.ids.tag);
     for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) {
       if (!part) continue;
       const p = part as unknown as Record<string, unknown>;
@@ -518,7 +497,7 @@ export class World {
     const tm = this._tileMap, pl = this._platforms;
     return {
       heap: { top: this.heap.top },
-      tag: this.tag,
+      tag: this.ids.tag,
       bodies: save(this, BODY_STATE),
       casts: { fields: pick(this, ["castCap", "levelCap", "levelListCap"]), arena: pick(this.castArena, ARENA_STATE) },
       overlaps: { fields: pick(this, ["overlapSlots"]), arena: pick(this.overlapArena, ARENA_STATE) },
@@ -539,10 +518,9 @@ export class World {
     if (this.heap.top > top) buf.fill(0, top, this.heap.top);
     this.heap.top = top;
     const tag = s.tag as unknown as number;
-    if (tag !== this.tag) {
-      liveTags.delete(this.tag);
-      liveTags.add(tag);
-      (this as unknown as { tag: number }).tag = tag;
+    if (tag !== this.ids.tag) {
+      swapTag(this.ids.tag, tag);
+      this.ids.tag = tag;
     }
     for (const [name, part] of [["bodies", this], ["casts", this], ["overlaps", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
       if (!part) continue;
@@ -714,10 +692,8 @@ export class World {
 
   /** True when id names a live entity. */
   has(id: number): boolean {
-    if (!Number.isInteger(id) || id < SLOT_SPAN) return false;
-    const slot = id % SLOT_SPAN, rest = Math.floor(id / SLOT_SPAN);
-    return slot < this.top && rest % WORLD_TAGS === this.tag && this.gens[slot] === Math.floor(rest / WORLD_TAGS) &&
-      this.kinds[slot] !== KIND_NONE;
+    const slot = slotFor(id, this.ids.tag, IdKind.Body);
+    return slot >= 0 && slot < this.top && this.gens[slot] === generationOf(id) && this.kinds[slot] !== KIND_NONE;
   }
 
   /** Slot of a live entity: its index into the views and the query outputs. */
@@ -1156,7 +1132,7 @@ export class World {
   }
 
   private idOf(slot: number): number {
-    return (this.gens[slot] * WORLD_TAGS + this.tag) * SLOT_SPAN + slot;
+    return makeId(this.gens[slot], IdKind.Body, this.ids.tag, slot);
   }
 
   private write(slot: number, kind: number, x: number, y: number, a: number, b: number, groups: number): void {
@@ -1171,13 +1147,11 @@ export class World {
   }
 
   private slotOf(method: string, id: number): number {
-    if (!this.has(id)) {
-      const why = !Number.isInteger(id) || id < SLOT_SPAN ? `${describe(id)} is not an id` :
-        Math.floor(id / SLOT_SPAN) % WORLD_TAGS !== this.tag ? `id ${id} belongs to another world` :
-        id % SLOT_SPAN >= this.top ? `id ${id} was never issued by this world` : `id ${id} was removed`;
-      throw new HitcoreError("UNKNOWN_ID", `${method}: ${why}. Use an id returned by addPoint/addCircle/addRect that has not been removed (check with has(id)).`);
+    const slot = slotFor(id, this.ids.tag, IdKind.Body);
+    if (slot < 0 || slot >= this.top || this.gens[slot] !== generationOf(id) || this.kinds[slot] === KIND_NONE) {
+      throw unknownId(method, id, this.ids.tag, IdKind.Body, this.top, "Use an id returned by addPoint/addCircle/addRect that has not been removed (check with has(id)).");
     }
-    return id % SLOT_SPAN;
+    return slot;
   }
 
   private probe(kind: number, x: number, y: number, a: number, b: number, mask: number, exclude: number): number {

@@ -10,7 +10,7 @@ import {
   ARENA_EMITTERS, ARENA_HEIGHT, ARENA_MAP, ARENA_POLYGONS, ARENA_SURFACES, ARENA_TILE, ARENA_WIDTH, ArenaGame, autopilotInput,
   type ArenaClock, type ArenaSave,
 } from "../fixtures/arena.js";
-import { CharacterState, createWorld, Input, Part, simdSupported, type Backend } from "../bindings/browser.js";
+import { CharacterState, createWorld, IdKind, Input, Part, simdSupported, type Backend } from "../bindings/browser.js";
 import { RunnerKeys } from "./input.js";
 import { element, showError } from "./page.js";
 import { PixelLayer, rgba } from "./render.js";
@@ -318,7 +318,8 @@ function drawLevel(game: ArenaGame): Uint32Array {
   // The rect obstacles: the instances after the ones laid under the map's solid cells.
   const level = game.level, box = new Float64Array(4);
   g.fillStyle = RECT_COLOUR;
-  for (let i = game.shellInstances; i < level.instanceCount; i++) {
+  for (let k = game.shellInstances; k < level.instanceCount; k++) {
+    const i = level.idAt(IdKind.Instance, k);
     for (let r = 0, m = level.instanceRectCount(i); r < m; r++) {
       level.worldRect(i, r, box);
       g.fillRect(box[0], box[1], box[2] - box[0], box[3] - box[1]);

@@ -3,7 +3,7 @@
 // drawn where the closest hit of any part stopped it. Publishes window.__hitcoreCasts for
 // tests/casts_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
-import { createWorld, Part, Sweep, type Backend, type Platforms, type RectLevel, type World } from "../bindings/browser.js";
+import { createWorld, IdKind, Part, Sweep, type Backend, type Platforms, type RectLevel, type World } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
 
@@ -218,7 +218,8 @@ function draw(s: Sim, ox: number, oy: number, shape: string): void {
   g.fillRect(0, 0, W, H);
   // Rects.
   g.fillStyle = "#5a5f72";
-  for (let i = 0; i < s.rects.instanceCount; i++) {
+  for (let k = 0; k < s.rects.instanceCount; k++) {
+    const i = s.rects.idAt(IdKind.Instance, k);
     for (let r = 0, m = s.rects.instanceRectCount(i); r < m; r++) {
       s.rects.worldRect(i, r, rectBox);
       g.fillRect(rectBox[0], rectBox[1], rectBox[2] - rectBox[0], rectBox[3] - rectBox[1]);

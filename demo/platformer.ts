@@ -7,7 +7,7 @@
 // bullet-hell page does. The page publishes window.__platformer for the browser test.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, flipY, PlatformRain } from "../fixtures/platform_levels.js";
-import { createWorld, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
+import { createWorld, IdKind, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
 
@@ -80,7 +80,8 @@ export function runPlatformer(level: LevelKind): void {
   const collisionTimes = new SampleWindow();
   const renderTimes = new SampleWindow();
   const frameTimes = new SampleWindow();
-  let sim: { p: Platforms; rain: PlatformRain | null; player: number } | null = null;
+  /** player: the player's ball's slot in the views; ball: its handle, for setBall and setAcceleration. */
+  let sim: { p: Platforms; rain: PlatformRain | null; player: number; ball: number } | null = null;
   let generation = 0;
   let lastFrame = 0;
   let nextHud = 0;
@@ -96,7 +97,7 @@ export function runPlatformer(level: LevelKind): void {
     if (e.repeat || !sim) return;
     if (e.key === "ArrowLeft") held.left = true;
     if (e.key === "ArrowRight") held.right = true;
-    if (e.key === "ArrowUp") sim.p.setBall(sim.player, sim.p.x[sim.player], sim.p.y[sim.player], sim.p.vx[sim.player], sim.p.vy[sim.player] - PLATFORMER.jumpSpeed);
+    if (e.key === "ArrowUp") sim.p.setBall(sim.ball, sim.p.x[sim.player], sim.p.y[sim.player], sim.p.vx[sim.player], sim.p.vy[sim.player] - PLATFORMER.jumpSpeed);
     applyInput();
   });
   window.addEventListener("keyup", (e) => {
@@ -109,7 +110,7 @@ export function runPlatformer(level: LevelKind): void {
   function applyInput(): void {
     if (!sim) return;
     const ax = (held.right ? PLATFORMER.speed : 0) - (held.left ? PLATFORMER.speed : 0);
-    sim.p.setAcceleration(sim.player, ax, PLATFORMER.gravity);
+    sim.p.setAcceleration(sim.ball, ax, PLATFORMER.gravity);
   }
 
   const params = new URLSearchParams(location.search);
@@ -140,8 +141,8 @@ export function runPlatformer(level: LevelKind): void {
       if (mine !== generation) return;
       if (level === "surfaces") p.addSurfaces(LEVEL);
       else for (const poly of DATA) p.addPolygon(poly);
-      const player = p.addBall(start[0], start[1], PLATFORMER.radius);
-      sim = { p, rain: rain > 0 ? new PlatformRain(p, rain, bounds, 7) : null, player };
+      const ball = p.addBall(start[0], start[1], PLATFORMER.radius);
+      sim = { p, rain: rain > 0 ? new PlatformRain(p, rain, bounds, 7) : null, player: p.indexOf(ball), ball };
       applyInput();
     } catch (err) {
       if (mine === generation) sim = null;
@@ -249,7 +250,7 @@ export function runPlatformer(level: LevelKind): void {
     ctx!.fillStyle = "rgba(255, 60, 60, 0.35)";
     ctx!.strokeStyle = "rgba(255, 90, 90, 0.8)";
     for (let s = 0; s < p.surfaceCount; s++) {
-      const S = p.surface(s);
+      const S = p.surface(p.idAt(IdKind.Surface, s));
       const nx = S[0], ny = S[1], x0 = S[9], y0 = S[10], x1 = S[11], y1 = S[12];
       const len = Math.hypot(x1 - x0, y1 - y0), dx = (x1 - x0) / len, dy = (y1 - y0) / len;
       // The trapezium: the band r thick along the normal, cut at 45 degrees at the ends.
@@ -263,9 +264,10 @@ export function runPlatformer(level: LevelKind): void {
       ctx!.stroke();
     }
     for (let k = 0; k < p.polyhedronCount; k++) {
-      const v = p.vertices(k);
+      const id = p.idAt(IdKind.Polyhedron, k);
+      const v = p.vertices(id);
       if (!v) continue;
-      const h = p.halfspaces(k);
+      const h = p.halfspaces(id);
       const n = v.length / 2;
       ctx!.beginPath();
       for (let i = 0; i < n; i++) {

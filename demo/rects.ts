@@ -5,7 +5,7 @@
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { lumpyRects, poleRects, stairsRects } from "../fixtures/rect_levels.js";
 import {
-  type Backend, type CharacterConfig, CharacterKind, CharacterState, createWorld, Input, Mirror, type RectLevel,
+  type Backend, type CharacterConfig, CharacterKind, CharacterState, createWorld, IdKind, Input, Mirror, type RectLevel,
 } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
@@ -140,9 +140,10 @@ async function start(backend: Backend): Promise<void> {
     const level = (await createWorld({ backend, wasm: wasmUrl })).addRectLevel({ projectileCapacity: 1 });
     if (mine !== generation) return;
     buildLevel(level);
-    const player = level.addCharacter(100, GROUND - 40, 20, 40, CharacterKind.Player);
+    // Slots, which the char* views index (placeCharacter takes the handle: idAt).
+    const player = level.indexOf(level.addCharacter(100, GROUND - 40, 20, 40, CharacterKind.Player));
     const spawns = [700, 1300, 1950, 2600, 3300, 4100];
-    const enemies = spawns.map((x) => level.addCharacter(x, GROUND - 40, 22, 36, CharacterKind.Enemy));
+    const enemies = spawns.map((x) => level.indexOf(level.addCharacter(x, GROUND - 40, 22, 36, CharacterKind.Enemy)));
     enemies.forEach((e, k) => { level.charInput[e] = k % 2 ? Input.Left : Input.Right; });
     const angle = 0.35;
     level.projX[0] = (BOX.x0 + BOX.x1) / 2; level.projY[0] = (BOX.y0 + BOX.y1) / 2; level.projR[0] = BALL_R;
@@ -182,7 +183,7 @@ function frame(now: number): void {
 
     probe.stomps += stomps;
     for (let k = 0; k < s.enemies.length; k++) {
-      if (level.charState[s.enemies[k]] & CharacterState.Stomped) level.placeCharacter(s.enemies[k], s.spawns[k] + 400, GROUND - 200);
+      if (level.charState[s.enemies[k]] & CharacterState.Stomped) level.placeCharacter(level.idAt(IdKind.Character, s.enemies[k]), s.spawns[k] + 400, GROUND - 200);
     }
     probe.ballBounces += bounced;
     const bx = level.projX[0], by = level.projY[0];
@@ -239,7 +240,7 @@ function draw(level: RectLevel, s: Sim, camX: number, visible: number): void {
   // Only what the culling query found: master boxes faintly, collision rects solid.
   const found = level.results;
   for (let k = 0; k < visible; k++) {
-    const i = found[k];
+    const i = level.idAt(IdKind.Instance, found[k]);
     level.instanceBox(i, box);
     g.strokeStyle = "rgba(255, 255, 255, 0.12)";
     g.strokeRect(box[0], box[1], box[2] - box[0], box[3] - box[1]);

@@ -33,6 +33,8 @@ export interface TiledProbe {
   polygons: number;
   /** Polyhedra the objects became (polygons split into convex parts, rectangles as boxes). */
   parts: number;
+  /** Surfaces the polyline objects became (one per segment). */
+  surfaces: number;
   properties: Record<string, unknown>;
   balls: number;
   contacts: number;
@@ -62,7 +64,7 @@ backendInput.value = params.get("backend") ?? backendInput.value;
 
 const probe: TiledProbe = {
   ready: false, map: "", backend: "", xml: typeof DOMParser === "function" ? "dom" : "fast-xml-parser", resolved: [], loadMs: NaN,
-  cols: 0, rows: 0, cellsSet: 0, monsters: 0, rects: 0, polygons: 0, parts: 0, properties: {}, balls: 0, contacts: 0, frames: 0, collisionMs: NaN, errors: [],
+  cols: 0, rows: 0, cellsSet: 0, monsters: 0, rects: 0, polygons: 0, parts: 0, surfaces: 0, properties: {}, balls: 0, contacts: 0, frames: 0, collisionMs: NaN, errors: [],
 };
 window.__hitcoreTiled = probe;
 window.addEventListener("error", (e) => showError(probe.errors, hud, e.error ?? e.message));
@@ -72,8 +74,10 @@ interface Scene {
   map: TiledMap;
   platforms: Platforms;
   rain: PlatformRain;
-  /** Polyhedron ids of the objects (drawn outlined) and of the cells (drawn filled by the cells). */
+  /** Polyhedron handles of the objects (drawn outlined; the cells' are drawn filled by the cells). */
   objectParts: number[];
+  /** Surface handles of the polyline objects (drawn as lines). */
+  objectSurfaces: number[];
 }
 
 let scene: Scene | null = null;
@@ -100,6 +104,7 @@ async function load(name: string, backend: Backend): Promise<void> {
   const platforms = (await createWorld({ backend, wasm: backend === "wasm" ? wasmUrl : undefined })).addPlatforms({ maxRadius: 6, ballCapacity: BALLS });
   const loaded = addLevelObjects(map, { platforms });
   const objectParts = [...loaded.polygonParts.flat(), ...loaded.rectPolyhedra];
+  const objectSurfaces = loaded.polylineSurfaces.flat();
   const width = map.cols * T, height = map.rows * T;
   // Platform and one-way cells as boxes, merged into runs along each row. The cells, the objects and
   // the platforms share Tiled's y-down pixels: row r spans r T .. (r + 1) T.
@@ -114,10 +119,10 @@ async function load(name: string, backend: Backend): Promise<void> {
   }
   const rain = new PlatformRain(platforms, BALLS, [0, 0, width, height], 7, 2, 4);
   if (mine !== generation) return; // another map was picked meanwhile
-  scene = { map, platforms, rain, objectParts };
+  scene = { map, platforms, rain, objectParts, objectSurfaces };
   Object.assign(probe, {
     map: name, backend, loadMs, cols: map.cols, rows: map.rows, cellsSet: map.cells.filter((c) => c !== 0).length, monsters: map.monsters.length / 3,
-    rects: map.rects.length / 4, polygons: map.polygons.length, parts: objectParts.length, properties: map.properties, balls: platforms.ballCount, frames: 0, ready: true,
+    rects: map.rects.length / 4, polygons: map.polygons.length, parts: objectParts.length, surfaces: objectSurfaces.length, properties: map.properties, balls: platforms.ballCount, frames: 0, ready: true,
   });
 }
 
@@ -160,6 +165,14 @@ function draw(s: Scene): void {
     ctx.fillStyle = "rgba(90, 200, 255, 0.18)";
     ctx.fill();
     ctx.strokeStyle = "#5ac8ff";
+    ctx.stroke();
+  }
+  ctx.strokeStyle = "#ffd25a";
+  for (const id of s.objectSurfaces) {
+    const S = platforms.surface(id); // ends at 9 .. 12
+    ctx.beginPath();
+    ctx.moveTo(S[9], S[10]);
+    ctx.lineTo(S[11], S[12]);
     ctx.stroke();
   }
   ctx.fillStyle = "#f2f2f2";

@@ -4,7 +4,7 @@
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { SEED_TOWER } from "../fixtures/tile_maps.js";
 import {
-  type Backend, createWorld, Input, seedCollisionPoints, TileCell, TileEvent, TileHit, type TileMap,
+  type Backend, createWorld, IdKind, Input, seedCollisionPoints, TileCell, TileEvent, TileHit, type TileMap,
 } from "../bindings/browser.js";
 import { CI_HURTING, CTL_I_FIELDS } from "../layout/tiles.js";
 import { SampleWindow } from "./samples.js";
@@ -141,7 +141,7 @@ function frame(now: number): void {
     const { map, player } = s;
     // Monsters patrol half a tile either side of their spawn (relinked in the cell lists as they go).
     for (let m = 0; m < map.monsterCount; m++) {
-      map.moveMonster(m, s.home[2 * m] + Math.sin(s.time * 1.5 + s.home[2 * m + 1]) * (T / 4), map.monsterBoxes[4 * m + 1]);
+      map.moveMonster(map.idAt(IdKind.Monster, m), s.home[2 * m] + Math.sin(s.time * 1.5 + s.home[2 * m + 1]) * (T / 4), map.monsterBoxes[4 * m + 1]);
     }
     let input = 0;
     if (autopilot) {

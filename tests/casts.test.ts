@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { flipY, randomConvex, randomSurfaces } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
 import {
-  createWorld, type CreateOptions, HitcoreError, Part, type Platforms, type PlatformsOptions, type RectLevel, type World,
+  createWorld, type CreateOptions, HitcoreError, IdKind, Part, type Platforms, type PlatformsOptions, type RectLevel, type World,
 } from "../bindings/node.js";
 import { levelOf, pointInPolygon, type RefLevel } from "./platforms_reference.js";
 import { BACKENDS, backendOptions, type BackendName, newPlatforms } from "./support.js";
@@ -144,7 +144,7 @@ function buildLevel(runs: Platforms[], seed: number): void {
 
 function extentsOf(p: Platforms): Float32Array[] {
   const out: Float32Array[] = [];
-  for (let k = 0; k < p.polyhedronCount; k++) out.push(p.extent(k));
+  for (let k = 0; k < p.polyhedronCount; k++) out.push(p.extent(p.idAt(IdKind.Polyhedron, k)));
   return out;
 }
 
@@ -257,9 +257,9 @@ describe("swept boxes against surfaces and polyhedra", () => {
       expect(p.hit.distance).toBeCloseTo(100, 4);
       expect(p.castBox(40, 90, 20, 10, 0, -200)).toBe(false); // from behind: one-sided
       expect(p.castBox(100, -30, 20, 10, 200, 0)).toBe(true); // right edge onto the face x = 200
-      expect(p.hit).toMatchObject({ part: Part.Polyhedra, shape: box, x: 190, y: -25, nx: -1, ny: 0 });
+      expect(p.hit).toMatchObject({ part: Part.Polyhedra, shape: p.indexOf(box), x: 190, y: -25, nx: -1, ny: 0 });
       expect(p.castBox(395, 40, 10, 10, 0, -100)).toBe(true); // the triangle's apex onto the box's top edge
-      expect(p.hit).toMatchObject({ part: Part.Polyhedra, shape: tri, nx: 0, ny: 1, x: 400 });
+      expect(p.hit).toMatchObject({ part: Part.Polyhedra, shape: p.indexOf(tri), nx: 0, ny: 1, x: 400 });
       expect(p.hit.y).toBeCloseTo(5, 4);
       p.clearLevel();
       p.addHalfspaces([-1, -1, 0, 1, -1, 0]); // y >= |x|: apex (0, 0)
@@ -476,7 +476,7 @@ describe("the four casts on each part, and the world's casts across parts", () =
       plats!.addSurface(106, 20, 106, 16); // y 16 to 20, facing left (-x)
       // A 6 x 20 box meets all three at once: the rect wins.
       expect(world.castBox(0, 0, 6, 20, 200, 0)).toBe(true);
-      expect([world.hit.part, world.hit.shape, world.hit.rect, world.hit.t, world.hit.nx, world.hit.ny]).toEqual([Part.Rects, block, 0, 0.5, -1, 0]);
+      expect([world.hit.part, world.hit.shape, world.hit.rect, world.hit.t, world.hit.nx, world.hit.ny]).toEqual([Part.Rects, rects!.indexOf(block), 0, 0.5, -1, 0]);
       // Below the rect, the polyhedron and the surface tie: the surface (the lower Part) wins.
       expect(world.castBox(0, 6, 6, 14, 200, 0)).toBe(true);
       expect([world.hit.part, world.hit.shape, world.hit.rect, world.hit.t, world.hit.nx]).toEqual([Part.Surfaces, 0, -1, 0.5, -1]);
@@ -485,7 +485,7 @@ describe("the four casts on each part, and the world's casts across parts", () =
       expect(plats!.castBox(0, 6, 6, 14, 200, 0, false, true)).toBe(true);
       expect([plats!.hit.part, plats!.hit.shape]).toEqual([Part.Polyhedra, 0]);
       expect(rects!.castBox(0, 0, 6, 20, 200, 0)).toBe(true);
-      expect([rects!.hit.part, rects!.hit.shape, rects!.hit.rect, rects!.hit.x, rects!.hit.y, rects!.hit.distance]).toEqual([Part.Rects, block, 0, 103, 10, 100]);
+      expect([rects!.hit.part, rects!.hit.shape, rects!.hit.rect, rects!.hit.x, rects!.hit.y, rects!.hit.distance]).toEqual([Part.Rects, rects!.indexOf(block), 0, 103, 10, 100]);
       // A miss fills the same record: no part or shape, the whole motion.
       expect(rects!.castSegment(0, 200, 50, 0)).toBe(false);
       expect([rects!.hit.part, rects!.hit.shape, rects!.hit.rect, rects!.hit.t, rects!.hit.x, rects!.hit.y, rects!.hit.distance]).toEqual([Part.None, -1, -1, 1, 50, 200, 50]);

@@ -5,6 +5,7 @@
 // world; a disposed world refuses every call.
 import { describe, expect, it } from "vitest";
 import { HitcoreError, Part, TileCell, type World } from "../bindings/node.js";
+import { SNAPSHOT_FORMAT } from "../bindings/snapshot.js";
 import { scriptedGame } from "../fixtures/one_world.js";
 import { BACKENDS, newWorld, refusal } from "./support.js";
 
@@ -102,7 +103,7 @@ describe("snapshot and restore", () => {
     expect(refusal(() => world.restore(new Uint8Array(10))).code).toBe("SNAPSHOT_CORRUPT");
     expect(refusal(() => world.restore("bytes" as never)).code).toBe("INVALID_BUFFER");
     const newer = saved.slice();
-    new DataView(newer.buffer).setUint32(8, 2, true);
+    new DataView(newer.buffer).setUint32(8, SNAPSHOT_FORMAT + 1, true);
     expect(refusal(() => world.restore(newer)).code).toBe("SNAPSHOT_FORMAT");
 
     const bare = await newWorld("wasm-scalar", { capacity: 64 });

@@ -7,7 +7,7 @@
 // on cell lines, bodies outside the map and far outside it, wrapping maps, maps with and without a
 // floor, huge bodies (past the platforms' grid radius and over the whole map), an empty level.
 import { describe, expect, it } from "vitest";
-import { HitcoreError, Part, TileCell, type World } from "../bindings/node.js";
+import { HitcoreError, IdKind, Part, TileCell, type World } from "../bindings/node.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { RefLevel } from "./rect_reference.js";
 import { BACKENDS, newWorld, refusal } from "./support.js";
@@ -124,10 +124,10 @@ function buildScene(world: World, seed: number, opts: { map: boolean; wrap: bool
   }
   // Prefabs of blocks on the 16 grid (exact touching) and thin and mirrored ones.
   const prefabs = [[0, 0, 16, 16, 16, 8, 16, 16], [0, 0, 1, 40, 10, 0, 30, 1], [0, 0, 32, 16]];
-  for (const p of prefabs) { level.addPrefab(p); rects.addPrefab(p); }
+  const handles = prefabs.map((p) => { rects.addPrefab(p); return level.addPrefab(p); });
   for (let k = 0; k < 7; k++) {
     const p = k % 3, x = Math.floor(rand() * 22) * T, y = Math.floor(rand() * 16) * T, mirror = k % 4;
-    level.addInstance(p, x, y, mirror);
+    level.addInstance(handles[p], x, y, mirror);
     rects.addInstance(p, x, y, mirror);
   }
   // Surfaces: some along cell lines, some slanted.
@@ -144,9 +144,12 @@ function buildScene(world: World, seed: number, opts: { map: boolean; wrap: bool
   }
   plat.addHalfspaces([0, -1, -300]); // y >= 300
   const surfaces: Float32Array[] = [];
-  for (let s = 0; s < plat.surfaceCount; s++) surfaces.push(plat.surface(s));
+  for (let s = 0; s < plat.surfaceCount; s++) surfaces.push(plat.surface(plat.idAt(IdKind.Surface, s)));
   const polyhedra = [];
-  for (let k = 0; k < plat.polyhedronCount; k++) polyhedra.push({ hs: plat.halfspaces(k), ext: plat.extent(k) });
+  for (let k = 0; k < plat.polyhedronCount; k++) {
+    const id = plat.idAt(IdKind.Polyhedron, k);
+    polyhedra.push({ hs: plat.halfspaces(id), ext: plat.extent(id) });
+  }
   return { map, rects, surfaces, polyhedra };
 }
 

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { circlePolygon, EG_DATA, EG_LEVEL, flipY, PlatformRain, randomPolygons, randomSurfaces, starPolygon } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
-import { HitcoreError, Part, PLATFORMER, type PlatformsOptions, type Platforms , type CreateOptions } from "../bindings/node.js";
+import { HitcoreError, IdKind, Part, PLATFORMER, type PlatformsOptions, type Platforms , type CreateOptions } from "../bindings/node.js";
 import { signedArea2 } from "../bindings/polygon.js";
 import {
   detect, inside, levelOf, lineToSurface, lineToSurfaceF32, pointInPolygon, refCast, refStep, type RefBall, type RefLevel,
@@ -81,19 +81,20 @@ function mirrorRecord(r: ArrayLike<number>): number[] {
 describe("surfaces (seed 000)", () => {
   it("stores lineToSurface's normals and offsets for the seed's level, mirrored", async () => {
     const p = await platforms("wasm-scalar");
-    p.addSurfaces(LEVEL);
+    const ids = p.addSurfaces(LEVEL);
     expect(p.surfaceCount).toBe(EG_LEVEL.length / 4);
+    expect(ids.map((id) => p.indexOf(id))).toEqual([...Array(p.surfaceCount).keys()]);
     for (let s = 0; s < p.surfaceCount; s++) {
       // The seed's lineToSurface of its own (y-up) segment, mirrored.
       const [x0, y0, x1, y1] = EG_LEVEL.slice(4 * s, 4 * s + 4);
       const want = mirrorRecord(lineToSurface(x0, y0, x1, y1));
-      const got = p.surface(s);
+      const got = p.surface(ids[s]);
       for (let k = 0; k < want.length; k++) expect(got[k]).toBeCloseTo(want[k], 3);
       expect(Math.hypot(got[0], got[1])).toBeCloseTo(1, 6);
       expect([...got.slice(9, 13)]).toEqual(LEVEL.slice(4 * s, 4 * s + 4));
     }
     // The level drawn left to right faces up: the flat ground (surface 2) has the normal (0, -1).
-    expect([p.surface(2)[0], p.surface(2)[1]]).toEqual([0, -1]);
+    expect([p.surface(ids[2])[0], p.surface(ids[2])[1]]).toEqual([0, -1]);
   });
 
   it("stores the y-up f32 record mirrored bit for bit: flipY(level) behaves as the seed's level mirrored", async () => {
@@ -104,7 +105,7 @@ describe("surfaces (seed 000)", () => {
       const [x0, y0, x1, y1] = lines.slice(4 * s, 4 * s + 4);
       const want = mirrorRecord(lineToSurfaceF32(x0, y0, x1, y1));
       // Equal as numbers (Object.is would tell a mirrored +0 from the stored +0: the facade stores no -0).
-      expect(Array.from(p.surface(s).slice(0, 9)).map((v) => v + 0)).toEqual(want.map((v) => v + 0));
+      expect(Array.from(p.surface(p.idAt(IdKind.Surface, s)).slice(0, 9)).map((v) => v + 0)).toEqual(want.map((v) => v + 0));
     }
   });
 
@@ -205,7 +206,7 @@ describe("surfaces (seed 000)", () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
       p.addSurfaces(LEVEL);
-      const id = p.addBall(25, -150, 10); // above the spike at (25, -100)
+      const id = p.indexOf(p.addBall(25, -150, 10)); // above the spike at (25, -100)
       for (let k = 0; k < 2000; k++) p.step(1 / 60);
       // It slides off the spike and settles on the flat ground at y = 250 (band [240, 250]).
       expect(p.y[id]).toBeLessThanOrEqual(250);
@@ -233,9 +234,9 @@ describe("polyhedra (seed 001)", () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
       const owners: number[][] = DATA.map((poly) => p.addPolygon(poly));
-      expect(owners.flat()).toEqual([...Array(p.polyhedronCount).keys()]);
+      expect(owners.flat().map((id) => p.indexOf(id))).toEqual([...Array(p.polyhedronCount).keys()]);
       for (let k = 0; k < p.polyhedronCount; k++) {
-        const v = p.vertices(k)!;
+        const v = p.vertices(p.idAt(IdKind.Polyhedron, k))!;
         // Convex and counter-clockwise as drawn with y down: every turn right in these coordinates.
         for (let i = 0; i < v.length / 2; i++) {
           const n = v.length / 2, a = (i + n - 1) % n, c = (i + 1) % n;
@@ -255,7 +256,7 @@ describe("polyhedra (seed 001)", () => {
         const hits = new Set(p.results.subarray(0, n));
         DATA.forEach((poly, i) => {
           const inPoly = pointInPolygon(poly, x, y);
-          const inPart = owners[i].some((id) => hits.has(id));
+          const inPart = owners[i].some((id) => hits.has(p.indexOf(id)));
           const nearEdge = owners[i].some((id) => inside(p.halfspaces(id), x, y, 1e-3)) !== owners[i].some((id) => inside(p.halfspaces(id), x, y, -1e-3));
           if (!nearEdge) expect(inPart).toBe(inPoly);
         });
@@ -445,7 +446,8 @@ describe("casts (rays, segments, swept circles)", () => {
       expect(p.cast(50, 100, 50, -100)).toBe(false); // from behind: surfaces are one-sided
       expect(p.hit.part).toBe(Part.None);
       expect(p.cast(150, -25, 400, -25, 5)).toBe(true);
-      expect(p.hit).toMatchObject({ part: Part.Polyhedra, shape: box, x: 195, y: -25, nx: -1, ny: 0 });
+      expect(p.hit).toMatchObject({ part: Part.Polyhedra, shape: p.indexOf(box), x: 195, y: -25, nx: -1, ny: 0 });
+      expect(p.idAt(IdKind.Polyhedron, p.hit.shape)).toBe(box);
       expect(p.cast(250, -25, 400, -25)).toBe(false); // starts inside
       expect(p.cast(110, -5, 110, 5, 10, true, false)).toBe(true); // the rounded end: (110, -5) is 10 from (100, 0)... past it
       expect(p.hit.shape).toBe(0);
@@ -460,11 +462,11 @@ describe("the batch step at the seeds' speeds", () => {
       for (const dt of [1 / 240, 1 / 60, 1 / 30]) {
         const s = await platforms(backend);
         s.addSurfaces(LEVEL);
-        const flat = s.addBall(-100, 240); // on egLevel's flat ground (y = 250)
-        const slope = s.addBall(150, 240);
+        const flat = s.indexOf(s.addBall(-100, 240)); // on egLevel's flat ground (y = 250)
+        const slope = s.indexOf(s.addBall(150, 240));
         const poly = await platforms(backend);
         for (const q of DATA) poly.addPolygon(q);
-        const ground = poly.addBall(200, -140); // on egData's ground polygon (top edge near y = -130)
+        const ground = poly.indexOf(poly.addBall(200, -140)); // on egData's ground polygon (top edge near y = -130)
         for (let k = 0; k < 100_000; k++) { s.step(dt); poly.step(dt); }
         for (const id of [flat, slope]) {
           expect(s.y[id]).toBeLessThanOrEqual(250);
@@ -484,15 +486,15 @@ describe("the batch step at the seeds' speeds", () => {
         p.addSurface(-100, 0, 100, 0); // a thin platform
         const [slab] = p.addPolygon([300, 10, 500, 10, 500, 0, 300, 0]); // a 10-thick slab
         const heights = [20, 200, 2000, 2e4, 2e5, 2e6, 1e7];
-        const onSurface = heights.map((h) => p.addBall(0, -h, 10));
-        const onSlab = heights.map((h) => p.addBall(400, -h, 10));
+        const onSurface = heights.map((h) => p.indexOf(p.addBall(0, -h, 10)));
+        const onSlab = heights.map((h) => p.indexOf(p.addBall(400, -h, 10)));
         for (let k = 0; k < 20_000 && !onSurface.concat(onSlab).every((id) => Math.abs(p.vy[id]) < 1 && p.y[id] > -50); k++) p.step(dt);
         for (const id of onSurface) expect(p.y[id]).toBeLessThanOrEqual(0);
         for (const id of onSlab) {
           expect(p.y[id]).toBeLessThanOrEqual(0);
           expect(p.polyhedraAt(p.x[id], p.y[id], 0)).toBe(0);
         }
-        expect(slab).toBe(0);
+        expect(p.indexOf(slab)).toBe(0);
         expect(p.stats().substeps).toBeGreaterThanOrEqual(onSurface.length * 2);
       }
     }
@@ -515,9 +517,9 @@ describe("the batch step at the seeds' speeds", () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend);
       p.addSurfaces(LEVEL);
-      const good = p.addBall(-100, 0);
-      const bad = p.addBall(0, 0);
-      const big = p.addBall(50, 0);
+      const good = p.indexOf(p.addBall(-100, 0));
+      const bad = p.indexOf(p.addBall(0, 0));
+      const big = p.indexOf(p.addBall(50, 0));
       p.x[bad] = NaN;
       p.radius[big] = 1000; // above maxRadius
       p.step(1 / 60);
@@ -612,7 +614,7 @@ describe("bad input", () => {
     for (const backend of BACKENDS) {
       const p = await platforms(backend, { ballCapacity: 1 });
       p.addSurfaces(LEVEL);
-      const ids = Array.from({ length: 3000 }, (_, i) => p.addBall(-390 + (i % 700), -300 - Math.floor(i / 700) * 20));
+      const ids = Array.from({ length: 3000 }, (_, i) => p.indexOf(p.addBall(-390 + (i % 700), -300 - Math.floor(i / 700) * 20)));
       p.addPolygon(DATA[3]); // relayout with balls present
       expect(p.ballCount).toBe(3000);
       expect(p.x[ids[2999]]).toBe(-390 + (2999 % 700));

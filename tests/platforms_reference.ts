@@ -5,7 +5,7 @@
 // so the three agree exactly; lineToSurface itself is checked separately against these formulas.
 // Working on the stored records, it has no up or down of its own; lineToSurface stays y-up, as
 // the seed wrote it, and the tests mirror its output for the y-down store.
-import type { Platforms } from "../bindings/node.js";
+import { IdKind, type Platforms } from "../bindings/node.js";
 
 export interface RefLevel {
   /** Per surface: [nx, ny, o, n0x, n0y, c0, n1x, n1y, c1, x0, y0, x1, y1]. */
@@ -16,9 +16,9 @@ export interface RefLevel {
 
 export function levelOf(p: Platforms): RefLevel {
   const surfaces: Float32Array[] = [];
-  for (let s = 0; s < p.surfaceCount; s++) surfaces.push(p.surface(s));
+  for (let s = 0; s < p.surfaceCount; s++) surfaces.push(p.surface(p.idAt(IdKind.Surface, s)));
   const polyhedra: Float32Array[] = [];
-  for (let k = 0; k < p.polyhedronCount; k++) polyhedra.push(p.halfspaces(k));
+  for (let k = 0; k < p.polyhedronCount; k++) polyhedra.push(p.halfspaces(p.idAt(IdKind.Polyhedron, k)));
   return { surfaces, polyhedra };
 }
 

@@ -2,7 +2,7 @@
 // anti-tunneling projectiles, on both backends against the brute-force reference (rect_reference.ts).
 import { describe, expect, it } from "vitest";
 import {
-  CharacterKind, CharacterState, type CreateOptions, createWorld, HitcoreError, Input, Mirror, Part, ProjectileFlag,
+  CharacterKind, CharacterState, type CreateOptions, createWorld, HitcoreError, IdKind, Input, Mirror, Part, ProjectileFlag,
   type RectLevel, type RectLevelOptions, Response, Search,
 } from "../bindings/node.js";
 import { RECTS_HEADER } from "../layout/grid.js";
@@ -19,14 +19,14 @@ async function newLevel(backend: BackendName, options: RectLevelOptions & Create
   return newRectLevel({ ...options, ...(await backendOptions(backend)) });
 }
 
-/** Every backend plus the reference, fed the same level calls. */
+/** Every backend plus the reference, fed the same level calls; prefabs go by their index (each level's handle for it is idAt's). */
 async function twins(options: RectLevelOptions & CreateOptions = {}): Promise<{ levels: RectLevel[]; ref: RefLevel; addPrefab(r: number[]): number; addInstance(p: number, x: number, y: number, m?: number): void }> {
   const levels = await Promise.all(BACKENDS.map((b) => newLevel(b, options)));
   const ref = new RefLevel();
   return {
     levels, ref,
     addPrefab(r) { ref.addPrefab(r); for (const l of levels) l.addPrefab(r); return ref.prefabs.length - 1; },
-    addInstance(p, x, y, m = 0) { ref.addInstance(p, x, y, m); for (const l of levels) l.addInstance(p, x, y, m); },
+    addInstance(p, x, y, m = 0) { ref.addInstance(p, x, y, m); for (const l of levels) l.addInstance(l.idAt(IdKind.Prefab, p), x, y, m); },
   };
 }
 
@@ -53,13 +53,13 @@ function refSnapshot(chars: RefCharacter[]): number[] {
   return chars.flatMap((c) => [c.x, c.y, c.vx, c.vy, c.state, c.grace]);
 }
 
-/** A level with a floor at y = 400 and whatever `build` adds; one player standing on the floor at x. */
+/** A level with a floor at y = 400 and whatever `build` adds; one player standing on the floor at x (c: its slot). */
 async function stage(backend: BackendName, build: (level: RectLevel) => void, x = 40, character = {}): Promise<{ level: RectLevel; c: number }> {
   const level = await newLevel(backend, { character });
   const floor = level.addPrefab(floorRects(2000, 16));
   level.addInstance(floor, -500, 400);
   build(level);
-  const c = level.addCharacter(x, 400 - 40, 20, 40, CharacterKind.Player);
+  const c = level.indexOf(level.addCharacter(x, 400 - 40, 20, 40, CharacterKind.Player));
   level.stepCharacters(); // settle onto the floor
   return { level, c };
 }
@@ -95,7 +95,7 @@ for (const backend of BACKENDS) {
       const level = await newLevel(backend);
       sixteenStairs(level);
       // Standing on the middle of the stair set in the second column, second row.
-      const c = level.addCharacter(256 + 40, 256 + 96 - 36 - 40, 20, 40);
+      const h = level.addCharacter(256 + 40, 256 + 96 - 36 - 40, 20, 40), c = level.indexOf(h);
       const start = charSnapshot(level);
       level.stepCharacters(Search.Tree);
       const tree = level.stats();
@@ -106,7 +106,7 @@ for (const backend of BACKENDS) {
       expect(tree.nodeSteps + tree.instanceTests + tree.rectTests).toBe(35);
 
       for (const [search, instanceTests, rectTests] of [[Search.Boxes, 16, 32], [Search.Flat, 0, 512]]) {
-        level.placeCharacter(c, start[0], start[1]);
+        level.placeCharacter(h, start[0], start[1]);
         level.stepCharacters(search);
         expect(level.stats().instanceTests).toBe(instanceTests);
         expect(level.stats().rectTests).toBe(rectTests); // 16 * 8 * 4 without any hierarchy
@@ -245,7 +245,7 @@ for (const backend of BACKENDS) {
     it("lands once and then stays grounded", async () => {
       const level = await newLevel(backend);
       level.addInstance(level.addPrefab(floorRects(400)), 0, 400);
-      const c = level.addCharacter(100, 100, 20, 40);
+      const c = level.indexOf(level.addCharacter(100, 100, 20, 40));
       let landed = 0, firstGround = -1;
       for (let k = 0; k < 80; k++) {
         level.stepCharacters();
@@ -261,9 +261,9 @@ for (const backend of BACKENDS) {
     it("stomps an enemy with the bottom box; touching it otherwise hurts", async () => {
       const level = await newLevel(backend);
       level.addInstance(level.addPrefab(floorRects(600)), 0, 400);
-      const enemy = level.addCharacter(100, 360, 20, 40, CharacterKind.Enemy);
-      const walker = level.addCharacter(300, 360, 20, 40, CharacterKind.Enemy);
-      const p = level.addCharacter(100, 200, 20, 40, CharacterKind.Player);
+      const enemy = level.indexOf(level.addCharacter(100, 360, 20, 40, CharacterKind.Enemy));
+      const walker = level.indexOf(level.addCharacter(300, 360, 20, 40, CharacterKind.Enemy));
+      const p = level.indexOf(level.addCharacter(100, 200, 20, 40, CharacterKind.Player));
       let stomp = -1;
       for (let k = 0; k < 40 && stomp < 0; k++) {
         if (level.stepCharacters() > 0) stomp = k;
@@ -286,7 +286,7 @@ for (const backend of BACKENDS) {
         const level = await newLevel(backend, { character: { graceFrames } });
         level.addInstance(level.addPrefab(floorRects(100)), 0, 400);
         level.addInstance(level.addPrefab(floorRects(100)), 0, 2000); // far below, to land eventually
-        const c = level.addCharacter(60, 360, 20, 40);
+        const c = level.indexOf(level.addCharacter(60, 360, 20, 40));
         level.stepCharacters();
         let left = -1;
         for (let f = 0; f < 100; f++) {
@@ -311,7 +311,7 @@ for (const backend of BACKENDS) {
         const { level, c } = await stage(backend, (l) => {
           l.addInstance(l.addPrefab(stairsRects()), 200, 400 - 96, Mirror.X);
         }, 40, { extraPull, runSpeed: 4 });
-        level.placeCharacter(c, 200, 400 - 96 - 40); // on the top step
+        level.placeCharacter(level.idAt(IdKind.Character, c), 200, 400 - 96 - 40); // on the top step
         level.stepCharacters();
         expect(level.charState[c] & CharacterState.Grounded).toBeTruthy();
         let frames = 0;
@@ -356,10 +356,10 @@ for (const backend of BACKENDS) {
       const ref = new RefLevel();
       const rnd = mulberry32(77);
       const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-      for (const p of [stairsRects(), [0, 0, 8, 64], [0, 0, 1, 200], [0, 0, 300, 1], [0, 0, 0, 0]]) { level.addPrefab(p); ref.addPrefab(p); }
+      const prefabs = [stairsRects(), [0, 0, 8, 64], [0, 0, 1, 200], [0, 0, 300, 1], [0, 0, 0, 0]].map((p) => { ref.addPrefab(p); return level.addPrefab(p); });
       for (let i = 0; i < 400; i++) {
         const p = int(0, 4), x = int(0, 2000), y = int(0, 2000), m = int(0, 3);
-        level.addInstance(p, x, y, m); ref.addInstance(p, x, y, m);
+        level.addInstance(prefabs[p], x, y, m); ref.addInstance(p, x, y, m);
       }
       const rects = ref.stamp();
       let hits = 0;
@@ -437,8 +437,9 @@ for (const backend of BACKENDS) {
       world.vx[sa] = 90; world.vx[sb] = 90; world.vx[sc] = -90;
       expect(world.moveBodies(2, Response.Bounce, 1)).toBe(2);
       // a meets the wall's left face (x = 100) with its right edge after 48 of 90, c its right face after 49; both reflect.
-      expect([world.hitPart[sa], world.hitShape[sa], world.hitRect[sa], world.hitNx[sa], world.hitNy[sa]]).toEqual([Part.Rects, wall, 0, -1, 0]);
-      expect([world.hitPart[sc], world.hitShape[sc], world.hitRect[sc], world.hitNx[sc], world.hitNy[sc]]).toEqual([Part.Rects, wall, 0, 1, 0]);
+      expect([world.hitPart[sa], world.hitShape[sa], world.hitRect[sa], world.hitNx[sa], world.hitNy[sa]]).toEqual([Part.Rects, level.indexOf(wall), 0, -1, 0]);
+      expect([world.hitPart[sc], world.hitShape[sc], world.hitRect[sc], world.hitNx[sc], world.hitNy[sc]]).toEqual([Part.Rects, level.indexOf(wall), 0, 1, 0]);
+      expect(level.idAt(IdKind.Instance, world.hitShape[sa])).toBe(wall);
       expect(world.hitT[sa]).toBeCloseTo(48 / 90, 6);
       expect(world.hitT[sc]).toBeCloseTo(49 / 90, 6);
       expect(world.vx[sa]).toBe(-90);
@@ -463,8 +464,9 @@ for (const backend of BACKENDS) {
         [() => level.addPrefab([0, 0, -1, 5]), "NEGATIVE_SIZE"],
         [() => level.addPrefab([0, 0, 5]), "INVALID_PREFAB"],
         [() => level.addPrefab([0, NaN, 5, 5]), "INVALID_NUMBER"],
-        [() => level.addInstance(99, 0, 0), "UNKNOWN_PREFAB"],
-        [() => level.addInstance(-1, 0, 0), "UNKNOWN_PREFAB"],
+        [() => level.addInstance(99, 0, 0), "UNKNOWN_ID"],
+        [() => level.addInstance(-1, 0, 0), "UNKNOWN_ID"],
+        [() => level.addInstance(p + 5, 0, 0), "UNKNOWN_ID"],
         [() => level.addInstance(empty, 0, 0), "EMPTY_PREFAB"],
         [() => level.addInstance(p, Infinity, 0), "INVALID_NUMBER"],
         [() => level.addInstance(p, 0, 0, 4), "INVALID_MIRROR"],
@@ -476,7 +478,9 @@ for (const backend of BACKENDS) {
         [() => level.castRay(0, 0, 0, 0, 10), "INVALID_DIRECTION"],
         [() => level.castSegment(0, NaN, 1, 1), "INVALID_NUMBER"],
         [() => level.moveProjectiles(level.projectileCapacity + 1), "INVALID_COUNT"],
-        [() => level.placeCharacter(c + 5, 0, 0), "UNKNOWN_CHARACTER"],
+        [() => level.placeCharacter(c + 5, 0, 0), "UNKNOWN_ID"],
+        [() => level.placeCharacter(p, 0, 0), "UNKNOWN_ID"],
+        [() => level.placeCharacter(0, 0, 0), "UNKNOWN_ID"],
         [() => level.setCharacterConfig({ gravity: -1 }), "INVALID_OPTION"],
         [() => level.setCharacterConfig({ sensorTop: 100 }), "INVALID_CHARACTER"],
         [() => level.stepCharacters(9), "INVALID_OPTION"],
@@ -496,7 +500,7 @@ for (const backend of BACKENDS) {
     it("does not trap on NaN written through the views", async () => {
       const level = await newLevel(backend);
       level.addInstance(level.addPrefab([0, 0, 10, 10]), 0, 0);
-      const c = level.addCharacter(0, -40, 20, 40);
+      const c = level.indexOf(level.addCharacter(0, -40, 20, 40));
       level.charX[c] = NaN;
       level.projX[0] = NaN; level.projVY[0] = Infinity;
       expect(() => { level.stepCharacters(); level.moveProjectiles(1); }).not.toThrow();

@@ -16,13 +16,14 @@ describe("the tile frame loop", () => {
       m.entityY[e] = (e * 53) % (64 * T);
       m.boxes.set([(e * 41) % (64 * T), (e * 29) % (64 * T), 10, 14, (e % 7) - 3, (e % 5) - 2], 6 * e);
     }
-    for (let k = 0; k < 200; k++) m.addController((k * 97) % (64 * T), ((k * 13) % 64) * T);
+    const players: number[] = [];
+    for (let k = 0; k < 200; k++) players.push(m.addController((k * 97) % (64 * T), ((k * 13) % 64) * T));
     const memory = m.cells.buffer.byteLength;
     const calls: Record<string, (f: number) => void> = {
       collidePoints: () => m.collidePoints(500),
       moveBoxes: () => m.moveBoxes(500),
       stepControllers: (f) => {
-        m.setInput(f % 200, Input.Right | (f & 8 ? Input.Jump : 0));
+        m.setInput(players[f % 200], Input.Right | (f & 8 ? Input.Jump : 0));
         m.stepControllers(1 / 60);
       },
     };

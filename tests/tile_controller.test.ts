@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";
-import { Input, TileCell, TileEvent, type TileMap, type TileMapOptions } from "../bindings/node.js";
+import { IdKind, Input, TileCell, TileEvent, type TileMap, type TileMapOptions } from "../bindings/node.js";
 import { BACKENDS, backendOptions, newTileMap } from "./support.js";
 import { RefMap, RefPlayer, type RefTuning } from "./tiles_reference.js";
 
@@ -215,10 +215,10 @@ describe("wasm and js in lockstep", () => {
     for (let frame = 0; frame < 600; frame++) {
       if (frame % 12 === 0) for (let k = 0; k < n; k++) inputs[k] = Math.floor(rnd() * 32);
       for (const m of maps) {
-        for (let k = 0; k < n; k++) m.setInput(k, inputs[k]);
+        for (let k = 0; k < n; k++) m.setInput(m.idAt(IdKind.Controller, k), inputs[k]);
         m.stepControllers(DT);
       }
-      events |= maps[0].controllerEvents(frame % n);
+      events |= maps[0].controllerEvents(maps[0].idAt(IdKind.Controller, frame % n));
       if (frame % 25 === 0 || frame === 599) {
         for (const m of maps.slice(1)) {
           expect(Array.from(m.controllerReals), `frame ${frame}`).toEqual(Array.from(maps[0].controllerReals));
@@ -253,7 +253,7 @@ describe("wasm and js in lockstep", () => {
     for (let frame = 0; frame < 400; frame++) {
       if (frame % 15 === 0) for (let k = 0; k < n; k++) inputs[k] = Math.floor(rnd() * 32);
       for (const m of maps) {
-        for (let k = 0; k < n; k++) m.setInput(k, inputs[k]);
+        for (let k = 0; k < n; k++) m.setInput(m.idAt(IdKind.Controller, k), inputs[k]);
         m.stepControllers(DT);
       }
       for (let k = 0; k < n; k++) {
@@ -262,7 +262,7 @@ describe("wasm and js in lockstep", () => {
       }
       for (const m of maps) {
         for (let k = 0; k < n; k++) {
-          const s = m.controller(k), p = players[k];
+          const s = m.controller(m.idAt(IdKind.Controller, k)), p = players[k];
           expect([s.x, s.y, s.dx, s.dy, s.falling, s.climbing, s.score, s.hits], `${m.backend} controller ${k} frame ${frame}`)
             .toEqual([p.x, p.y, p.dx, p.dy, p.falling, p.climbing, p.score, p.hits]);
           compared++;

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { randomAscii, SEED_TOWER } from "../fixtures/tile_maps.js";
 import {
-  TileCell, TileContact, TileHit, HitcoreError, NO_MONSTER, OUTSIDE_MAP, parseAsciiMap, seedCollisionPoints,
+  TileCell, TileContact, TileHit, HitcoreError, IdKind, NO_MONSTER, OUTSIDE_MAP, parseAsciiMap, seedCollisionPoints,
   type TileMap, type TileMapOptions,
 } from "../bindings/node.js";
 import { RefMap } from "./tiles_reference.js";
@@ -154,6 +154,7 @@ describe("collision points", () => {
   it("holds any number of monsters per cell, through moves and removals", async () => {
     for (const m of await tileMaps({ cols: 4, rows: 4, tileSize: 10 })) {
       const ids = [0, 1, 2, 3, 4].map((k) => m.addMonster(11 + k, 27, 2, 2));
+      const slots = ids.map((id) => m.indexOf(id)); // pointMonsters gives slots
       m.setPoints([0, 0]);
       const probe = (x: number, y: number) => {
         m.entityX[0] = x;
@@ -161,16 +162,19 @@ describe("collision points", () => {
         m.collidePoints(1);
         return m.pointMonsters[0];
       };
-      expect(probe(11, 28)).toBe(ids[0]);
-      expect(probe(15.5, 28)).toBe(ids[3]); // monsters 3 (14..16) and 4 (15..17): the lowest id
+      expect(probe(11, 28)).toBe(slots[0]);
+      expect(probe(15.5, 28)).toBe(slots[3]); // monsters 3 (14..16) and 4 (15..17): the lowest slot
       m.removeMonster(ids[3]);
-      expect(probe(15.5, 28)).toBe(ids[4]);
+      expect(probe(15.5, 28)).toBe(slots[4]);
       m.moveMonster(ids[4], 28, 10); // to another cell
       expect(probe(15.5, 28)).toBe(NO_MONSTER);
-      expect(probe(29, 11)).toBe(ids[4]);
-      const again = m.addMonster(19, 19, 2, 2); // reuses the freed id; centre (20, 20), on a cell corner: cell (2, 1)
-      expect(again).toBe(ids[3]);
-      expect(probe(20, 20)).toBe(again);
+      expect(probe(29, 11)).toBe(slots[4]);
+      const again = m.addMonster(19, 19, 2, 2); // reuses the freed slot under a new handle; centre (20, 20), on a cell corner: cell (2, 1)
+      expect(m.indexOf(again)).toBe(slots[3]);
+      expect(again).not.toBe(ids[3]);
+      expect(m.isMonster(ids[3])).toBe(false);
+      expect(m.idAt(IdKind.Monster, slots[3])).toBe(again);
+      expect(probe(20, 20)).toBe(slots[3]);
       m.validate();
     }
   });
@@ -325,8 +329,8 @@ describe("rejected calls leave the store unchanged", () => {
       expectHitcoreError(() => m.addMonster(10, 10, 40, 4), "INVALID_ARGUMENT", /monster size/);
       expectHitcoreError(() => m.addMonster(10, -100, 4, 4), "INVALID_ARGUMENT", /outside the map/);
       expectHitcoreError(() => m.addMonster(NaN, 10, 4, 4), "INVALID_ARGUMENT", /monster x/);
-      expectHitcoreError(() => m.moveMonster(99, 10, 10), "UNKNOWN_ID", /no live monster/);
-      expectHitcoreError(() => m.moveMonster(0, 10, 1e9), "INVALID_ARGUMENT", /outside the map/);
+      expectHitcoreError(() => m.moveMonster(99, 10, 10), "UNKNOWN_ID", /not an id.*addMonster/);
+      expectHitcoreError(() => m.moveMonster(m.idAt(IdKind.Monster, 0), 10, 1e9), "INVALID_ARGUMENT", /outside the map/);
       expect(m.monsterCount).toBe(monsters);
       m.validate();
 
@@ -339,7 +343,8 @@ describe("rejected calls leave the store unchanged", () => {
       expectHitcoreError(() => m.stepControllers(NaN), "INVALID_ARGUMENT", /dt/);
       expectHitcoreError(() => m.stepControllers(0), "INVALID_ARGUMENT", /dt/);
       expectHitcoreError(() => m.setInput(id, 64), "INVALID_ARGUMENT", /Input/);
-      expectHitcoreError(() => m.setInput(5, 1), "UNKNOWN_ID", /controller/);
+      expectHitcoreError(() => m.setInput(5, 1), "UNKNOWN_ID", /addController/);
+      expectHitcoreError(() => m.setInput(id + 5, 1), "UNKNOWN_ID", /never issued/);
       expect(m.controller(id)).toEqual(state);
     }
     await expect(newTileMap({ ascii: ["X"], tiled: {}, wasm: await core })).rejects.toThrow(/exactly one map/);
@@ -369,7 +374,7 @@ describe("rejected calls leave the store unchanged", () => {
       m.setPoints([0, 0]);
       m.entityX[99] = 32 * 3 + 4; m.entityY[99] = m.height - 34;
       m.collidePoints(100);
-      expect(m.pointMonsters[99 * 1]).toBe(ids[3]);
+      expect(m.pointMonsters[99 * 1]).toBe(m.indexOf(ids[3]));
     }
   });
 });

@@ -18,9 +18,9 @@ describe.skipIf(!browserSuites)("Tiled demo in Chromium", () => {
   serveAndLaunch(requireDemoBundle, (b, o) => { browser = b; origin = o; });
 
   it.each([
-    ["tower.tmx", "wasm", { cols: 20, rows: 12, rects: 2, polygons: 2, resolved: ["tiles.tsx", "block.tx"] }],
-    ["arena.tmj", "wasm", { cols: 24, rows: 14, rects: 3, polygons: 2, resolved: ["tiles.tsj", "block.tj"] }],
-    ["arena.tmj", "js", { cols: 24, rows: 14, rects: 3, polygons: 2, resolved: ["tiles.tsj", "block.tj"] }],
+    ["tower.tmx", "wasm", { cols: 20, rows: 12, rects: 2, polygons: 2, surfaces: 1, resolved: ["tiles.tsx", "block.tx"] }],
+    ["arena.tmj", "wasm", { cols: 24, rows: 14, rects: 3, polygons: 2, surfaces: 0, resolved: ["tiles.tsj", "block.tj"] }],
+    ["arena.tmj", "js", { cols: 24, rows: 14, rects: 3, polygons: 2, surfaces: 0, resolved: ["tiles.tsj", "block.tj"] }],
   ] as const)("loads %s and rains balls on it (%s)", async (map, backend, want) => {
     const { page, problems } = await watchedPage(browser!);
     await page.goto(`${origin}/tiled.html?map=${map}&backend=${backend}`);
@@ -36,7 +36,7 @@ describe.skipIf(!browserSuites)("Tiled demo in Chromium", () => {
     expect(problems).toEqual([]);
     expect(probe.errors).toEqual([]);
     expect(probe.xml).toBe("dom");
-    expect(probe).toMatchObject({ map, backend, cols: want.cols, rows: want.rows, rects: want.rects, polygons: want.polygons });
+    expect(probe).toMatchObject({ map, backend, cols: want.cols, rows: want.rows, rects: want.rects, polygons: want.polygons, surfaces: want.surfaces });
     expect(probe.resolved).toEqual(want.resolved);
     expect(probe.cellsSet).toBeGreaterThan(30);
     expect(probe.monsters).toBe(2);

@@ -7,7 +7,7 @@
 // that the test compares TileMap with the seed's player on the same numbers, exactly, at the
 // documented tuning. Row 0 is the top row; a point on the line between two rows is in the row above
 // it (the seed's floor() of a y-up row, mirrored: ceil() - 1).
-import type { TileMap } from "../bindings/node.js";
+import { IdKind, NULL_ID, type TileMap } from "../bindings/node.js";
 
 interface RefCell {
   platform: boolean;
@@ -52,7 +52,7 @@ export class RefMap {
     }
     const b = tm.monsterBoxes;
     for (let id = 0; id < tm.monsterCount; id++) {
-      if (tm.isMonster(id)) this.monsters.push({ id, x: b[4 * id], y: b[4 * id + 1], w: b[4 * id + 2], h: b[4 * id + 3] });
+      if (tm.idAt(IdKind.Monster, id) !== NULL_ID) this.monsters.push({ id, x: b[4 * id], y: b[4 * id + 1], w: b[4 * id + 2], h: b[4 * id + 3] });
     }
   }
 

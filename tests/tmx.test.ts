@@ -67,8 +67,9 @@ describe("TMX maps", () => {
     expect(m.rectInfo.map((r) => [r.id, r.name, r.type, r.layer, r.properties.weight, r.properties.tint])).toEqual([
       [1, "crate", "box", "solids", 2.5, "#ff8040a0"], [2, "heavy crate", "box", "solids", 9, "#ff8040a0"],
     ]);
-    // The ramp polygon and the rotated rectangle; the ellipse, point, polyline, text and rotated tile object are skipped.
+    // The ramp polygon, the rotated rectangle and the rail polyline; the ellipse, point, text and rotated tile object are skipped.
     expect(m.polygons.map((p) => [p.name, p.vertices.length / 2])).toEqual([["ramp", 3], ["tilted", 4]]);
+    expect(m.polylines.map((p) => [p.id, p.name, Array.from(p.points)])).toEqual([[8, "rail", [18, 6, 38, 6]]]); // (10, 10) + (8, -4)
     expect(Array.from(m.polygons[0].vertices)).toEqual([232, 172, 280, 172, 280, 148]); // Tiled (224 + 8, 176 - 4), y-down as Tiled has it
     const a = await loadTiledMap(text, { resolve: async (p) => fixture(p), path: "tower.tmx" });
     expect(picture(a)).toEqual(TOWER);
