@@ -117,10 +117,11 @@ describe("controllers against every part allocate nothing per step", () => {
       platforms.addPolygon([200, 400, 300, 350, 300, 400]);
       platforms.addPolygon([400, 300, 480, 300, 480, 320, 400, 320]);
       const map = world.tileMap!;
-      for (let k = 0; k < 20; k++) map.addController(40 + 25 * k, 100);
+      const ids: number[] = [];
+      for (let k = 0; k < 20; k++) ids.push(map.addController(40 + 25 * k, 100));
       const rnd = mulberry32(2);
       const frame = () => {
-        for (let k = 0; k < 20; k++) map.setInput(k, Math.floor(rnd() * 16));
+        for (let k = 0; k < 20; k++) map.setInput(ids[k], Math.floor(rnd() * 16));
         map.stepControllers(DT);
       };
       // Random input keeps reaching new branches for a while (V8 reoptimizes each time): a long warm-up.
@@ -195,7 +196,7 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
     it(`${backend}: walks over seams between tiles, and between a tile and a rect, without a stop`, async () => {
       for (const piece of [1, 2, 5]) {
         const { level } = await seamFloor(backend, piece);
-        const c = level.addCharacter(20, 400 - H, W, H);
+        const cId = level.addCharacter(20, 400 - H, W, H), c = level.indexOf(cId);
         level.stepCharacters();
         expect(level.charState[c] & CharacterState.Grounded).toBeTruthy();
         for (const dir of [Input.Right, Input.Left]) {
@@ -222,7 +223,7 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
       const platforms = world.addPlatforms();
       // A ramp rising 1 in 2 from (200, 400) to (360, 320), a plateau to 480, and down again to 640.
       platforms.addPolygon([200, 400, 640, 400, 560, 320, 360, 320]);
-      const c = level.addCharacter(100, 400 - H, W, H);
+      const cId = level.addCharacter(100, 400 - H, W, H), c = level.indexOf(cId);
       let lastY = level.charY[c], plateau = 0;
       for (let f = 0; f < 200; f++) {
         level.charInput[c] = Input.Right;
@@ -267,7 +268,7 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
           const level = world.addRectLevel();
           world.addPlatforms().addPolygon([200, 400, 400, 400, 400, 400 - a, px, 400 - b, 200, 400 - c]);
           const x = 204 + Math.floor(rnd() * (190 - W)) + 0.25 * d;
-          const cc = level.addCharacter(x, 250, W, H);
+          const ccId = level.addCharacter(x, 250, W, H), cc = level.indexOf(ccId);
           for (let f = 0; f < 80; f++) level.stepCharacters();
           // The reference: the top boundary's highest point over [x + inset, x + w - inset].
           const x0 = x + 2, x1 = x + W - 2;
@@ -287,11 +288,11 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
       const platforms = world.addPlatforms();
       platforms.addPolygon([300, 200, 300, 400, 340, 400, 340, 200]); // a wall
       platforms.addPolygon([60, 300, 60, 320, 200, 320, 200, 300]); // a ledge overhead, bottom at 320
-      const c = level.addCharacter(200, 400 - H, W, H);
+      const cId = level.addCharacter(200, 400 - H, W, H), c = level.indexOf(cId);
       for (let f = 0; f < 60; f++) { level.charInput[c] = Input.Right; level.stepCharacters(); }
       expect(level.charX[c] + W).toBe(300);
       expect(level.charState[c] & CharacterState.WallRight).toBeTruthy();
-      level.placeCharacter(c, 100, 400 - H);
+      level.placeCharacter(cId, 100, 400 - H);
       level.stepCharacters(); // grounded: a jump needs the ground (or the grace frames)
       level.charInput[c] = Input.Jump;
       let bumped = false;
@@ -313,7 +314,7 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
         world.addTileMap({ ascii: lines, tileSize: T });
         const level = world.addRectLevel();
         if (kind === "surface") world.addPlatforms().addSurface(64, 336, 256, 336);
-        const c = level.addCharacter(100, 400 - H, W, H);
+        const cId = level.addCharacter(100, 400 - H, W, H), c = level.indexOf(cId);
         level.stepCharacters();
         level.charInput[c] = Input.Jump;
         let minY = Infinity;
@@ -329,7 +330,7 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
         for (let f = 0; f < 30; f++) level.stepCharacters();
         expect(level.charY[c] + H, kind).toBe(336);
         // A character whose feet start below its top falls through it to the floor.
-        const d = level.addCharacter(150, 336 - H + 4, W, H);
+        const dId = level.addCharacter(150, 336 - H + 4, W, H), d = level.indexOf(dId);
         for (let f = 0; f < 60; f++) level.stepCharacters();
         expect(level.charY[d] + H, kind).toBe(400);
       }
@@ -340,7 +341,7 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
       world.addTileMap({ ascii: Array.from({ length: 30 }, (_, r) => (r === 25 ? "X" : " ").repeat(60)), tileSize: T });
       const level = world.addRectLevel();
       world.addPlatforms().addSurface(256, 336, 64, 336); // drawn right to left: its front faces down
-      const c = level.addCharacter(100, 300 - H, W, H);
+      const cId = level.addCharacter(100, 300 - H, W, H), c = level.indexOf(cId);
       for (let f = 0; f < 80; f++) level.stepCharacters();
       expect(level.charY[c] + H).toBe(400);
     });
@@ -357,7 +358,7 @@ describe("four-sensor characters on tiles, rects, polygons and surfaces mixed", 
           const level = world.addRectLevel({ character });
           if (kind === "surface") world.addPlatforms().addSurface(0, 640, 640, 640);
           if (kind === "thin polygon") world.addPlatforms().addPolygon([0, 640, 0, 640.5, 640, 640.5, 640, 640]);
-          const c = level.addCharacter(200, 100 + drop * 0.37, W, H);
+          const cId = level.addCharacter(200, 100 + drop * 0.37, W, H), c = level.indexOf(cId);
           for (let f = 0; f < 120; f++) level.stepCharacters();
           expect(level.charY[c] + H, `${kind} drop ${drop}`).toBe(640);
         }
@@ -408,9 +409,9 @@ async function tileWorld(backend: BackendName, ascii: string[], build: "tiles" |
   return map;
 }
 
-function controllerSnap(m: TileMap, n: number): number[] {
+function controllerSnap(m: TileMap, ids: readonly number[]): number[] {
   const out: number[] = [];
-  for (let id = 0; id < n; id++) {
+  for (const id of ids) {
     const s = m.controller(id);
     out.push(s.x, s.y, s.dx, s.dy, +s.falling, s.events);
   }
@@ -428,10 +429,11 @@ describe("tile characters against rects and polygons", () => {
         const a = await tileWorld(backend, ascii, "tiles");
         const b = await tileWorld(backend, ascii, build);
         const n = 16;
+        const idsA: number[] = [], idsB: number[] = [];
         for (let id = 0; id < n; id++) {
           const x = 48 + Math.floor(rnd() * (cols - 3) * TT), y = 40 + Math.floor(rnd() * (rows - 3) * TT);
-          a.addController(x, y);
-          b.addController(x, y);
+          idsA.push(a.addController(x, y));
+          idsB.push(b.addController(x, y));
         }
         const inputs = new Int32Array(n);
         let landed = 0, walls = 0, steps = 0;
@@ -440,8 +442,8 @@ describe("tile characters against rects and polygons", () => {
             const u = rnd();
             inputs[id] = (u < 0.4 ? Input.Right : u < 0.8 ? Input.Left : 0) | (rnd() < 0.2 ? Input.Jump : 0);
           }
-          for (const m of [a, b]) { for (let id = 0; id < n; id++) m.setInput(id, inputs[id]); m.stepControllers(DT); }
-          const sa = controllerSnap(a, n), sb = controllerSnap(b, n);
+          for (const [m, ids] of [[a, idsA], [b, idsB]] as const) { for (let id = 0; id < n; id++) m.setInput(ids[id], inputs[id]); m.stepControllers(DT); }
+          const sa = controllerSnap(a, idsA), sb = controllerSnap(b, idsB);
           if (sa.join() !== sb.join()) expect(sb, `frame ${f}`).toEqual(sa);
           for (let k = 5; k < sa.length; k += 6) {
             if (sa[k] & 2) landed++;
@@ -510,9 +512,10 @@ describe("tile characters against rects and polygons", () => {
       const map = world.addTileMap({ ascii: Array.from({ length: 40 }, () => " ".repeat(20)), tileSize: TT, controller: { maxdy: 400 * TT } });
       const level = world.addRectLevel();
       level.addInstance(level.addPrefab([0, 1000, 640, 2]), 0, 0);
-      for (let k = 0; k < 20; k++) map.addController(40 + 30 * k, 10 + k * 3.3);
+      const ids: number[] = [];
+      for (let k = 0; k < 20; k++) ids.push(map.addController(40 + 30 * k, 10 + k * 3.3));
       for (let f = 0; f < 200; f++) map.stepControllers(DT);
-      for (let k = 0; k < 20; k++) expect(map.controllerY(k), `controller ${k}`).toBe(1000);
+      for (let k = 0; k < 20; k++) expect(map.controllerY(ids[k]), `controller ${k}`).toBe(1000);
     });
   }
 });
