@@ -1,5 +1,6 @@
 // The batch step for many balls (the seeds' `simulationUpdate`: accelerate, hit-detect and deflect,
-// integrate), point queries, and segment / swept-circle casts against the level. One call per
+// integrate; against the surfaces and polyhedra, then the world's tile cells and rects as boxes,
+// ball_boxes.ts), point queries, and segment / swept-circle casts against the level. One call per
 // frame; results stay in the stores and the header. Layout: layout/platforms.ts.
 //
 // Tunneling: a ball moving more than half its radius in a step is sub-stepped (hit detection then
@@ -8,7 +9,7 @@
 // P_MAX_SUBSTEPS sub-steps run; a faster ball has its speed capped to fit them (a terminal speed
 // of max * r / (2 dt)), so no drop height passes through a platform.
 import {
-  C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, P_BALL_COUNT, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
+  C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, P_BALL_COUNT, P_BALL_PREV, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
   P_EXACT, P_GRID_RADIUS, P_MAX_SUBSTEPS, P_RES_X, P_RES_Y, P_RESULTS, P_RESULTS_CAP, S_CANDIDATES, S_CONTACTS,
   S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.ts";
@@ -21,6 +22,7 @@ import {
 import { f32At, f64At, i32At, pick, setF32, setF64, setI32, toF32, truncI32 } from "./memory.ts";
 import { castPolyhedron, castPolyhedronBox, foldPolyhedra, insidePolyhedron } from "./polyhedra.ts";
 import { castId, castPart, castSurface, castSurfaceBox, foldSurfaces, resetCast, surfaceTouches } from "./surfaces.ts";
+import { foldBoxes, levelBoxes, SUB_Y } from "./ball_boxes.ts";
 
 /** Steps every ball by dt seconds; returns the contacts found (S_* hold the details). */
 export function stepBalls(dt: f64): i32 {
@@ -34,9 +36,15 @@ export function stepBalls(dt: f64): i32 {
   const exact = i32At(hdr(P_EXACT)) != 0;
   const maxAsked = i32At(hdr(P_MAX_SUBSTEPS));
   const maxSub = pick(maxAsked, 1, maxAsked > 1);
+  // The tile map's cells and the rect level's rects, when the world holds them (ball_boxes.ts).
+  const boxes = levelBoxes();
+  const prevp = i32At(hdr(P_BALL_PREV));
   let substeps = 0, skipped = 0;
   for (let i = 0; i < n; i++) {
     const o = i << 2;
+    // y and vy before this step, as stored: the world's controllerContacts tells a stomp by them.
+    setI32(prevp + (o << 1), i32At(yp + o));
+    setI32(prevp + (o << 1) + 4, i32At(vyp + o));
     const x = <f64>f32At(xp + o), y = <f64>f32At(yp + o);
     let vx = <f64>f32At(vxp + o), vy = <f64>f32At(vyp + o);
     const ax = <f64>f32At(axp + o), ay = <f64>f32At(ayp + o), r = <f64>f32At(rp + o);
@@ -74,8 +82,10 @@ export function stepBalls(dt: f64): i32 {
       // Surfaces only turn the velocity, so the polyhedra start in the same cell. Cells with no
       // surfaces (polyhedra) need no fold.
       const cell = cellOf(BALL_X), at = cell << 2;
+      if (boxes != 0) setF64(SUB_Y, f64At(BALL_Y));
       if (i32At(surfCells + at) != i32At(surfCells + at + 4)) foldSurfaces(cell, exact);
       if (i32At(polyCells + at) != i32At(polyCells + at + 4)) foldPolyhedra(cell);
+      if (boxes != 0) foldBoxes(boxes);
       // velocerate
       setF64(BALL_X, f64At(BALL_X) + h * f64At(BALL_VX));
       setF64(BALL_Y, f64At(BALL_Y) + h * f64At(BALL_VY));

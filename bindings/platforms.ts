@@ -31,7 +31,7 @@ import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import {
   C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, HS_STRIDE, P_BALL_COUNT, P_BAX,
-  P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
+  P_BALL_PREV, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
   P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
   P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
@@ -93,7 +93,7 @@ export interface PlatformStats {
 const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
 // Header field of each region, in layout order (writeHeader writes them again after clearing the stats).
 const REGION_FIELDS = [P_SURFACES, P_HALFSPACES, P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_POLY_CELLS, P_POLY_ITEMS,
-  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT];
+  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT, P_BALL_PREV];
 const SQRT1_2 = Math.SQRT1_2;
 
 function checkOption(name: string, v: unknown, lo: number, hi: number, integer: boolean): number {
@@ -226,6 +226,7 @@ export class Platforms {
   private headerF = new Float32Array(0);
   private _views: Float32Array[] = [];
   private _results = new Int32Array(0);
+  private _prev = new Float32Array(0); // P_BALL_PREV: y, vy of each ball at the start of the last step
 
   /** The last cast's hit: part Part.Surfaces or Part.Polyhedra, shape the surface or polyhedron id (Part.None after a miss). */
   readonly hit = new Hit();
@@ -483,6 +484,7 @@ export class Platforms {
     this.refresh();
     const v = this._views;
     v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy; v[4][i] = ax; v[5][i] = ay; v[6][i] = radius;
+    this._prev[2 * i] = y; this._prev[2 * i + 1] = 0; // not falling before its first step
     this.header[P_BALL_COUNT] = this.balls;
     return i;
   }
@@ -494,6 +496,7 @@ export class Platforms {
     this.refresh();
     const v = this._views;
     v[0][id] = x; v[1][id] = y; v[2][id] = vx; v[3][id] = vy;
+    this._prev[2 * id] = y; this._prev[2 * id + 1] = 0;
   }
 
   /** Sets a ball's acceleration (the seeds' input handler changes it on arrow keys). */
@@ -541,7 +544,8 @@ export class Platforms {
 
   /**
    * One step of the seeds' simulationUpdate for every ball: velocity = resistance * velocity +
-   * dt * acceleration; every touching surface (then polyhedron) deflects it; position += dt *
+   * dt * acceleration; every touching surface (then polyhedron, then the world's tile cells and rects,
+   * as boxes) deflects it; position += dt *
    * velocity. Balls moving more than half their radius are sub-stepped. Returns the contacts.
    */
   step(dt: number): number {
@@ -549,6 +553,7 @@ export class Platforms {
       throw new HitcoreError("INVALID_NUMBER", `step: dt must be a number of seconds in (0, 1], got ${describe(dt)}. Clamp long frames (a stalled tab) before stepping.`);
     }
     this.ensureIndex();
+    this.prepareWorld?.();
     return this.kernel.stepBalls(dt);
   }
 
@@ -711,12 +716,14 @@ export class Platforms {
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
       4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
-      4 * Math.max(this.polyExtents.length, 1)];
+      4 * Math.max(this.polyExtents.length, 1), 8 * ballCap];
     // Carry the balls over (load time, not per frame: a copy is fine).
     let kept: Float32Array[] = [];
+    let keptPrev = new Float32Array(0);
     if (this.balls > 0) {
       this.refresh();
       kept = this._views.map((v) => v.slice(0, this.balls));
+      keptPrev = this._prev.slice(0, 2 * this.balls);
     }
     this.arena.layout(REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false })),
       () => new Int32Array(this.memory.buffer, PLATFORMS_HEADER, PLATFORMS_FIELDS));
@@ -737,6 +744,7 @@ export class Platforms {
     new Int32Array(buf, offsets[6], index.polyItems.length).set(index.polyItems);
     new Float32Array(buf, offsets[15], this.polyExtents.length).set(this.polyExtents);
     for (let k = 0; k < kept.length; k++) this._views[k].set(kept[k]);
+    this._prev.set(keptPrev);
     this.writeHeader();
   }
 
@@ -767,6 +775,7 @@ export class Platforms {
     h[P_MAX_SUBSTEPS] = this.maxSubsteps;
     h[P_EXACT] = this.exactRegion ? 1 : 0;
     h[P_POLY_EXTENT] = o[15];
+    h[P_BALL_PREV] = o[16];
   }
 
   /** Views over the current buffer, rebuilt when memory has grown. */
@@ -781,7 +790,11 @@ export class Platforms {
     this.headerF = new Float32Array(buf, PLATFORMS_HEADER, PLATFORMS_FIELDS);
     this._views = BALL_FIELDS.map((_, k) => new Float32Array(buf, this.offsets[7 + k], this.ballCap));
     this._results = new Int32Array(buf, this.offsets[14], this.resultsCap);
+    this._prev = new Float32Array(buf, this.offsets[16], 2 * this.ballCap);
   }
+
+  /** @internal Set by the world: readies its other parts (the rect level's quadtree) before the balls step against them. */
+  prepareWorld: (() => void) | null = null;
 
   /** @internal Readies the part for a cross-part call of the world (its index built, its regions laid out). */
   prepare(): void {

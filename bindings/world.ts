@@ -316,7 +316,10 @@ export class World {
   /** Adds the world's platforms (surfaces, polyhedra, balls) to its memory. One per world. */
   addPlatforms(options: PlatformsOptions = {}): Platforms {
     this.checkPart("addPlatforms", this._platforms);
-    return (this._platforms = new Platforms(this.kernel, this.backend, this.heap, options));
+    const platforms = new Platforms(this.kernel, this.backend, this.heap, options);
+    // The balls step against the rect level too: its quadtree must be current.
+    platforms.prepareWorld = () => this._rectLevel?.prepare();
+    return (this._platforms = platforms);
   }
 
   /**

@@ -28,6 +28,8 @@
 //   P_EXACT             i32   facade      1: surfaces use the exact rounded region; 0: the seed's trapezium
 //   P_POLY_EXTENT       i32   facade      f32[4 * POLY_COUNT]: min x, min y, max x, max y of each polyhedron
 //                                         (+-Infinity where it is unbounded): the box axes of swept-box casts
+//   P_BALL_PREV         i32   facade      f32[2 * BALL_CAP]: per ball, y and vy at the start of the last step
+//                                         (written by stepBalls; read by the world's controllerContacts)
 //   S_CANDIDATES        i32   kernel      surfaces + polyhedra the last call tested
 //   S_CONTACTS          i32   kernel      surfaces + polyhedra the last call found touching
 //   S_SUBSTEPS          i32   kernel      sub-steps the last step ran (all balls)
@@ -48,6 +50,9 @@
 //   X_CAST_DX .. _R     its move (end - start) and circle radius
 //   X_BOX_HW, _HH       half extents of the current swept box
 //   X_BEST_T .. _NY     best hit of the current cast: fraction of the move, normal
+//   X_SUB_Y             the ball's y at the start of the current sub-step (one-way tiles)
+//   X_BOX_X0 .. _Y1     the tile cell or rect the ball is being resolved against (ball_boxes.ts)
+//   X_PROBE_X, _Y       the point a seam test looks up (ball_boxes.ts)
 //
 // Surface record (SURF_STRIDE f32, 64 bytes), the seed's `lineToSurface` for p0 -> p1 mirrored
 // for y-down coordinates (bindings/platforms.ts):
@@ -89,6 +94,7 @@ export const P_RES_Y = 26;
 export const P_MAX_SUBSTEPS = 27;
 export const P_EXACT = 28;
 export const P_POLY_EXTENT = 29;
+export const P_BALL_PREV = 30;
 
 export const S_CANDIDATES = 40;
 export const S_CONTACTS = 41;
@@ -123,6 +129,13 @@ export const X_BOX_HH = 13;
 export const X_BEST_T = 14;
 export const X_BEST_NX = 15;
 export const X_BEST_NY = 16;
+export const X_SUB_Y = 17;
+export const X_BOX_X0 = 18;
+export const X_BOX_Y0 = 19;
+export const X_BOX_X1 = 20;
+export const X_BOX_Y1 = 21;
+export const X_PROBE_X = 22;
+export const X_PROBE_Y = 23;
 
 export const SURF_STRIDE = 16;
 export const HS_STRIDE = 4;
