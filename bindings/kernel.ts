@@ -32,4 +32,10 @@ export interface Kernel {
   castLevel(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number): number;
   /** `count` casts from W_CASTS; returns how many hit, or -1 - k when cast k holds a value it cannot take. */
   castLevelMany(count: number, mode: number): number;
+  /**
+   * Every controller's contacts with the live bodies in [0, count) within mask (the home grid over
+   * mask built first), records into W_CONTACTS; returns how many there are (past W_CONTACT_CAP
+   * counted, not written), or -1 with S_INVALID set when a body holds invalid data.
+   */
+  controllerContacts(count: number, mask: number, pickUp: number, cellSize: number): number;
 }

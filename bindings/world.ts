@@ -30,6 +30,10 @@ import {
   H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER,
   RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP,
 } from "../layout/moves.js";
+import {
+  CONTACT_FIELDS, CONTACT_HURT, CONTACT_PICK_UP, CONTACT_STOMP, CONTROLLER_BALL, CONTROLLER_CHARACTER, CONTROLLER_TILE,
+  W_CONTACT_CAP, W_CONTACTS,
+} from "../layout/contacts.js";
 import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
 import { Platforms, type PlatformsOptions } from "./platforms.js";
@@ -186,6 +190,11 @@ const DISPOSED = new Proxy({}, {
   },
 });
 
+/** Which controller a record of `world.contacts` is about (its index is that part's id or slot). */
+export const ControllerKind = { Ball: CONTROLLER_BALL, Character: CONTROLLER_CHARACTER, TileController: CONTROLLER_TILE } as const;
+/** What a controller's contact with a body is (world.controllerContacts). */
+export const ContactType = { Stomp: CONTACT_STOMP, Hurt: CONTACT_HURT, PickUp: CONTACT_PICK_UP } as const;
+
 /** What a body does at its first contact in moveBodies. */
 export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE } as const;
 
@@ -232,6 +241,8 @@ export class World {
   private readonly arena: Arena;
   private readonly castArena: Arena;
   private castCap = 0;
+  private readonly contactArena: Arena;
+  private contactCap = 0; // records the contacts region holds
   /** The last cast's hit (castSegment, castRay, castCircle, castBox). */
   readonly hit = new Hit();
   private cap = 0; // entity slots per store
@@ -286,6 +297,7 @@ export class World {
     this.heap = new Heap(kernel.arenaBase());
     this.arena = new Arena(kernel.memory, this.heap);
     this.castArena = new Arena(kernel.memory, this.heap);
+    this.contactArena = new Arena(kernel.memory, this.heap);
     this.tag = takeTag();
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
@@ -418,7 +430,7 @@ export class World {
       throw new HitcoreError("SNAPSHOT_CORRUPT", "restore: the snapshot's memory does not match its layout. Pass the bytes world.snapshot() returned, unchanged.");
     }
     const headers = new Int32Array(memory.slice(0, HEADERS_END).buffer);
-    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
+    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["contacts", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
       const layout = s[name]?.arena as unknown as Layout | undefined;
       if (layout && layout.offsets.length > 0 && !layoutIsWhole(layout, headers.subarray(at >> 2, (at >> 2) + PART_HEADER_FIELDS), ARENA_BASE, top)) {
         throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's ${name} regions are not where its header says. Pass the bytes world.snapshot() returned, unchanged.`);
@@ -448,6 +460,7 @@ export class World {
       tag: this.tag,
       bodies: save(this, BODY_STATE),
       casts: { fields: pick(this, ["castCap"]), arena: pick(this.castArena, ARENA_STATE) },
+      contacts: { fields: pick(this, ["contactCap"]), arena: pick(this.contactArena, ARENA_STATE) },
       tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
       rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
       platforms: save(pl, PLATFORMS_STATE, pl ? { maxRadius: pl.maxRadius } : undefined),
@@ -470,10 +483,11 @@ export class World {
       liveTags.add(tag);
       (this as unknown as { tag: number }).tag = tag;
     }
-    for (const [name, part] of [["bodies", this], ["casts", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
+    for (const [name, part] of [["bodies", this], ["casts", this], ["contacts", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
       if (!part) continue;
       assign(part, s[name].fields);
-      assign(name === "casts" ? this.castArena : (part as unknown as { arena: object }).arena, s[name].arena);
+      const arena = name === "casts" ? this.castArena : name === "contacts" ? this.contactArena : (part as unknown as { arena: object }).arena;
+      assign(arena, s[name].arena);
     }
     for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) part?.reattach();
   }
@@ -846,6 +860,45 @@ export class World {
     return hits;
   }
 
+  /**
+   * Contacts of every controller (the platforms' balls, the rect level's characters, the tile
+   * map's controllers) with the live bodies in `mask` whose shape its circle or box overlaps (open:
+   * touching is no contact). One record per (controller, body) in `world.contacts`, four numbers
+   * each: ControllerKind, the controller's index (ball id, character slot, tile controller id),
+   * the body's slot, and its ContactType: PickUp when the body's groups meet `pickUpMask`, else
+   * Stomp when the controller was falling (vy > 0) with its bottom at or above the body's top at
+   * the start of its last step, else Hurt. Records go by kind, controller and slot; returns their
+   * number. Builds the grid over `mask` (probe queries may use it afterwards). One wasm call; the
+   * record region grows (x2) when a call finds more, and the call runs again.
+   */
+  controllerContacts(mask = ALL_GROUPS, pickUpMask = 0): number {
+    checkMask("controllerContacts", "mask", mask);
+    checkGroups("controllerContacts", pickUpMask);
+    this.checkLive("controllerContacts");
+    if (this.contactCap === 0) this.ensureContacts(64);
+    for (;;) {
+      const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption);
+      this.afterBuild(mask);
+      if (total <= this.contactCap) return total;
+      this.ensureContacts(total);
+    }
+  }
+
+  /** Records of the last controllerContacts: kind, index, slot, type each (ControllerKind, ContactType). */
+  get contacts(): Int32Array { this.refresh(); return this._contacts; }
+
+  /** Room for `n` contact records (grows x2; the records need not survive: a call writes them again). */
+  private ensureContacts(n: number): void {
+    let cap = Math.max(this.contactCap, 64);
+    while (cap < n) cap *= 2;
+    this.contactArena.layout([{ field: W_CONTACTS, bytes: 4 * CONTACT_FIELDS * cap, keep: false }],
+      () => new Int32Array(this.memory.buffer, WORLD_HEADER, PART_HEADER_FIELDS));
+    this.contactCap = cap;
+    this.buffer = null;
+    this.refresh();
+    new Int32Array(this.memory.buffer, WORLD_HEADER, PART_HEADER_FIELDS)[W_CONTACT_CAP] = cap;
+  }
+
   /** All overlapping pairs among entities in `mask`; returns their number, pairs in `world.pairs` as (lo, hi) slots. */
   selfPairs(mask = ALL_GROUPS): number {
     checkMask("selfPairs", "mask", mask);
@@ -1099,6 +1152,7 @@ export class World {
   private _castInputs = new Float32Array(0);
   private _castHitInts = new Int32Array(0);
   private _castHitReals = new Float32Array(0);
+  private _contacts = new Int32Array(0);
 
   private refresh(): void {
     const buf = this.memory.buffer;
@@ -1129,6 +1183,10 @@ export class World {
       this._castInputs = new Float32Array(buf, w[W_CASTS], CAST_IN * this.castCap);
       this._castHitInts = new Int32Array(buf, w[W_CAST_HIT_I], CAST_HIT * this.castCap);
       this._castHitReals = new Float32Array(buf, w[W_CAST_HIT_F], CAST_HIT * this.castCap);
+    }
+    if (this.contactCap > 0) {
+      const at = new Int32Array(buf, WORLD_HEADER, PART_HEADER_FIELDS)[W_CONTACTS];
+      this._contacts = new Int32Array(buf, at, CONTACT_FIELDS * this.contactCap);
     }
     const stage = this.cap + PLANE_SLACK; // the planes region holds 16 bytes for each
     this._stageX = new Float64Array(buf, h[H_PLANES], stage);
