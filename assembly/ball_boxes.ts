@@ -8,16 +8,18 @@
 //
 // Seams: a floor of boxes side by side has faces inside it, between two boxes. A ball rolling over
 // the line between them is inside the next box's grown side face sooner than its top face
-// would win, and a push along that face would stop it. So a face is skipped when the point just
+// would win, and a push along that face would stop it. So a face is a seam when the point just
 // beyond it (a sixteenth of the radius out, level with the ball's centre as far as the face
-// reaches) lies in another solid box: a solid or one-way cell, or a rect near the ball. The nearest
-// face that leads into open space pushes; a ball buried in solid mass, where no face does, takes
-// the nearest face.
+// reaches) lies in another solid box: a solid or one-way cell, or a rect near the ball. When the
+// nearest face is a seam and the ball's centre lies beyond it, the box leaves the ball to the box
+// on the other side; when the centre is inside the box, the nearest face that leads into open
+// space pushes, and a ball buried in solid mass, where no face does, takes the nearest face.
 //
 // One-way cells block only a ball coming down onto their top: moving down (vy > 0) when it meets
-// the cell, with its bottom at or above the cell's top at the start of the sub-step, and then push
-// it up only. The comparison allows the f32 rounding of a stored position, so a ball resting on
-// the top stays there.
+// the cell, with its bottom at or above the cell's top at the start of the sub-step that moved it
+// in (X_SUB_Y: the y before its last move, kept in P_BALL_PREV from one step to the next), and then
+// push it up only. The comparison allows the f32 rounding of a stored position, so a ball resting
+// on the top stays there.
 //
 // Doubles pass between these functions through the scratch slots (X_BOX_*, X_PROBE_*, X_SUB_Y),
 // not arguments or module variables: the js backend would box them (platform_grid.ts).
@@ -161,6 +163,10 @@ function resolveBox(oneWay: bool): bool {
       pushOut(face);
       return true;
     }
+    // The nearest face is a seam and the centre lies beyond it, over the box on the other side:
+    // that box resolves the ball, this one leaves it (pushing it along a far face would throw it
+    // through the floor at an inner corner).
+    if (round == 0 && best > -r) return false;
     skipped |= 1 << face;
   }
   // Every face leads into solid mass: the nearest one.

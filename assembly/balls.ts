@@ -43,8 +43,9 @@ export function stepBalls(dt: f64): i32 {
   for (let i = 0; i < n; i++) {
     const o = i << 2;
     // y and vy before this step, as stored: the world's controllerContacts tells a stomp by them.
-    setI32(prevp + (o << 1), i32At(yp + o));
-    setI32(prevp + (o << 1) + 4, i32At(vyp + o));
+    const prev = prevp + (o << 2);
+    setI32(prev, i32At(yp + o));
+    setI32(prev + 4, i32At(vyp + o));
     const x = <f64>f32At(xp + o), y = <f64>f32At(yp + o);
     let vx = <f64>f32At(vxp + o), vy = <f64>f32At(vyp + o);
     const ax = <f64>f32At(axp + o), ay = <f64>f32At(ayp + o), r = <f64>f32At(rp + o);
@@ -78,14 +79,17 @@ export function stepBalls(dt: f64): i32 {
     setF64(BALL_VX, vx);
     setF64(BALL_VY, vy);
     setF64(BALL_R, r);
+    if (boxes != 0) setF64(SUB_Y, <f64>f32At(prev + 8));
     for (let s = 0; s < steps; s++) {
       // Surfaces only turn the velocity, so the polyhedra start in the same cell. Cells with no
       // surfaces (polyhedra) need no fold.
       const cell = cellOf(BALL_X), at = cell << 2;
-      if (boxes != 0) setF64(SUB_Y, f64At(BALL_Y));
       if (i32At(surfCells + at) != i32At(surfCells + at + 4)) foldSurfaces(cell, exact);
       if (i32At(polyCells + at) != i32At(polyCells + at + 4)) foldPolyhedra(cell);
-      if (boxes != 0) foldBoxes(boxes);
+      if (boxes != 0) {
+        foldBoxes(boxes);
+        setF64(SUB_Y, f64At(BALL_Y)); // where the move below starts
+      }
       // velocerate
       setF64(BALL_X, f64At(BALL_X) + h * f64At(BALL_VX));
       setF64(BALL_Y, f64At(BALL_Y) + h * f64At(BALL_VY));
@@ -95,6 +99,7 @@ export function stepBalls(dt: f64): i32 {
     setF32(yp + o, toF32(f64At(BALL_Y)));
     setF32(vxp + o, toF32(f64At(BALL_VX)));
     setF32(vyp + o, toF32(f64At(BALL_VY)));
+    if (boxes != 0) setF32(prev + 8, toF32(f64At(SUB_Y)));
   }
   setI32(hdr(S_CANDIDATES), candidates);
   setI32(hdr(S_CONTACTS), contacts);

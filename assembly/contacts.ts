@@ -72,8 +72,8 @@ export function controllerContacts(count: i32, mask: i32, pickUp: i32, cellSize:
       if (!(x - x == 0 && y - y == 0 && r >= 0 && r - r == 0)) continue;
       setF64(C_CX, x); setF64(C_CY, y); setF64(C_R, r);
       setF64(C_X0, x - r); setF64(C_Y0, y - r); setF64(C_X1, x + r); setF64(C_Y1, y + r);
-      setF64(C_PREV_BOTTOM, <f64>f32At(prevp + (o << 1)) + r);
-      setF64(C_PREV_VY, <f64>f32At(prevp + (o << 1) + 4));
+      setF64(C_PREV_BOTTOM, <f64>f32At(prevp + (o << 2)) + r);
+      setF64(C_PREV_VY, <f64>f32At(prevp + (o << 2) + 4));
       matchController(CONTROLLER_BALL, i, pickUp, true);
     }
   }

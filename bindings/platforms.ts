@@ -226,7 +226,7 @@ export class Platforms {
   private headerF = new Float32Array(0);
   private _views: Float32Array[] = [];
   private _results = new Int32Array(0);
-  private _prev = new Float32Array(0); // P_BALL_PREV: y, vy of each ball at the start of the last step
+  private _prev = new Float32Array(0); // P_BALL_PREV: y, vy at the start of the last step, y before the last move, unused
 
   /** The last cast's hit: part Part.Surfaces or Part.Polyhedra, shape the surface or polyhedron id (Part.None after a miss). */
   readonly hit = new Hit();
@@ -484,7 +484,7 @@ export class Platforms {
     this.refresh();
     const v = this._views;
     v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy; v[4][i] = ax; v[5][i] = ay; v[6][i] = radius;
-    this._prev[2 * i] = y; this._prev[2 * i + 1] = 0; // not falling before its first step
+    this._prev.set([y, 0, y, 0], 4 * i); // not falling before its first step
     this.header[P_BALL_COUNT] = this.balls;
     return i;
   }
@@ -496,7 +496,7 @@ export class Platforms {
     this.refresh();
     const v = this._views;
     v[0][id] = x; v[1][id] = y; v[2][id] = vx; v[3][id] = vy;
-    this._prev[2 * id] = y; this._prev[2 * id + 1] = 0;
+    this._prev.set([y, 0, y, 0], 4 * id);
   }
 
   /** Sets a ball's acceleration (the seeds' input handler changes it on arrow keys). */
@@ -716,14 +716,14 @@ export class Platforms {
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
       4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
-      4 * Math.max(this.polyExtents.length, 1), 8 * ballCap];
+      4 * Math.max(this.polyExtents.length, 1), 16 * ballCap];
     // Carry the balls over (load time, not per frame: a copy is fine).
     let kept: Float32Array[] = [];
     let keptPrev = new Float32Array(0);
     if (this.balls > 0) {
       this.refresh();
       kept = this._views.map((v) => v.slice(0, this.balls));
-      keptPrev = this._prev.slice(0, 2 * this.balls);
+      keptPrev = this._prev.slice(0, 4 * this.balls);
     }
     this.arena.layout(REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false })),
       () => new Int32Array(this.memory.buffer, PLATFORMS_HEADER, PLATFORMS_FIELDS));
@@ -790,7 +790,7 @@ export class Platforms {
     this.headerF = new Float32Array(buf, PLATFORMS_HEADER, PLATFORMS_FIELDS);
     this._views = BALL_FIELDS.map((_, k) => new Float32Array(buf, this.offsets[7 + k], this.ballCap));
     this._results = new Int32Array(buf, this.offsets[14], this.resultsCap);
-    this._prev = new Float32Array(buf, this.offsets[16], 2 * this.ballCap);
+    this._prev = new Float32Array(buf, this.offsets[16], 4 * this.ballCap);
   }
 
   /** @internal Set by the world: readies its other parts (the rect level's quadtree) before the balls step against them. */

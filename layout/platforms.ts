@@ -28,8 +28,9 @@
 //   P_EXACT             i32   facade      1: surfaces use the exact rounded region; 0: the seed's trapezium
 //   P_POLY_EXTENT       i32   facade      f32[4 * POLY_COUNT]: min x, min y, max x, max y of each polyhedron
 //                                         (+-Infinity where it is unbounded): the box axes of swept-box casts
-//   P_BALL_PREV         i32   facade      f32[2 * BALL_CAP]: per ball, y and vy at the start of the last step
-//                                         (written by stepBalls; read by the world's controllerContacts)
+//   P_BALL_PREV         i32   facade      f32[4 * BALL_CAP]: per ball, y and vy at the start of the last step (read
+//                                         by the world's controllerContacts), its y before its last move (one-way
+//                                         tiles), unused; written by stepBalls
 //   S_CANDIDATES        i32   kernel      surfaces + polyhedra the last call tested
 //   S_CONTACTS          i32   kernel      surfaces + polyhedra the last call found touching
 //   S_SUBSTEPS          i32   kernel      sub-steps the last step ran (all balls)
@@ -50,7 +51,7 @@
 //   X_CAST_DX .. _R     its move (end - start) and circle radius
 //   X_BOX_HW, _HH       half extents of the current swept box
 //   X_BEST_T .. _NY     best hit of the current cast: fraction of the move, normal
-//   X_SUB_Y             the ball's y at the start of the current sub-step (one-way tiles)
+//   X_SUB_Y             the ball's y before its last move (one-way tiles)
 //   X_BOX_X0 .. _Y1     the tile cell or rect the ball is being resolved against (ball_boxes.ts)
 //   X_PROBE_X, _Y       the point a seam test looks up (ball_boxes.ts)
 //
