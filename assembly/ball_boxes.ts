@@ -28,7 +28,7 @@ import { X_BOX_X0, X_BOX_X1, X_BOX_Y0, X_BOX_Y1, X_PROBE_X, X_PROBE_Y, X_SUB_Y, 
 import { PLATFORMS_HEADER } from "../layout/grid.ts";
 import { MIRROR_X, MIRROR_Y, RH_CANDS, RH_DEPTH, RH_INST_FLAGS, RH_INST_PREFAB, RH_INST_X, RH_INST_Y, RH_INSTANCES, RH_PREFAB_BOX, RH_RECTS, SEARCH_TREE } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
-import { BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, count } from "./platform_grid.ts";
+import { BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, count, noteContact } from "./platform_grid.ts";
 import { f32At, f64At, i32At, setF64 } from "./memory.ts";
 import { tileFlags } from "./moves.ts";
 import { findCandidates, rectEnd, rectStart, rh } from "./rect_level.ts";
@@ -92,7 +92,11 @@ export function foldBoxes(parts: i32): void {
         setF64(BOX_Y0, <f64>row * size);
         setF64(BOX_X1, <f64>(col + 1) * size);
         setF64(BOX_Y1, <f64>(row + 1) * size);
-        if (resolveBox((flags & CELL_PLATFORM) == 0)) touched++;
+        if (resolveBox((flags & CELL_PLATFORM) == 0)) {
+          touched++;
+          // The cell's index as moveBodies reports it: wrapped, -1 for the walls and floor around the map.
+          noteContact(PART_TILES, row >= rows || (!wrap && (col < 0 || col >= cols)) ? -1 : row * cols + ((col % cols) + cols) % cols);
+        }
       }
     }
   }
@@ -103,7 +107,10 @@ export function foldBoxes(parts: i32): void {
     for (let q = rectStart(i); q < end; q++) {
       tested++;
       rectToScratch(i, q);
-      if (resolveBox(false)) touched++;
+      if (resolveBox(false)) {
+        touched++;
+        noteContact(PART_RECTS, i);
+      }
     }
   }
   count(tested, touched);

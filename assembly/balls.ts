@@ -9,7 +9,7 @@
 // P_MAX_SUBSTEPS sub-steps run; a faster ball has its speed capped to fit them (a terminal speed
 // of max * r / (2 dt)), so no drop height passes through a platform.
 import {
-  C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, P_BALL_COUNT, P_BALL_PREV, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
+  C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, P_BALL_COUNT, P_BALL_HIT, P_BALL_PREV, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
   P_EXACT, P_GRID_RADIUS, P_MAX_SUBSTEPS, P_RES_X, P_RES_Y, P_RESULTS, P_RESULTS_CAP, S_CANDIDATES, S_CONTACTS,
   S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.ts";
@@ -17,7 +17,7 @@ import { PART_NONE } from "../layout/moves.ts";
 import {
   AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_POLY_ITEMS, AT_SURF_CELLS,
   AT_SURF_ITEMS, AT_SURFACES, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, BEST_NX, BEST_NY, BEST_T, BOX_HH, BOX_HW,
-  candidates, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_X1, CAST_Y, CAST_Y1, cellOf, contacts, count, hdr, resetCounters,
+  beginBallHits, candidates, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_X1, CAST_Y, CAST_Y1, cellOf, contacts, count, hdr, resetCounters,
 } from "./platform_grid.ts";
 import { f32At, f64At, i32At, pick, setF32, setF64, setI32, toF32, truncI32 } from "./memory.ts";
 import { castPolyhedron, castPolyhedronBox, foldPolyhedra, insidePolyhedron } from "./polyhedra.ts";
@@ -38,7 +38,7 @@ export function stepBalls(dt: f64): i32 {
   const maxSub = pick(maxAsked, 1, maxAsked > 1);
   // The tile map's cells and the rect level's rects, when the world holds them (ball_boxes.ts).
   const boxes = levelBoxes();
-  const prevp = i32At(hdr(P_BALL_PREV));
+  const prevp = i32At(hdr(P_BALL_PREV)), hitp = i32At(hdr(P_BALL_HIT));
   let substeps = 0, skipped = 0;
   for (let i = 0; i < n; i++) {
     const o = i << 2;
@@ -46,6 +46,7 @@ export function stepBalls(dt: f64): i32 {
     const prev = prevp + (o << 2);
     setI32(prev, i32At(yp + o));
     setI32(prev + 4, i32At(vyp + o));
+    beginBallHits(hitp + (o << 1));
     const x = <f64>f32At(xp + o), y = <f64>f32At(yp + o);
     let vx = <f64>f32At(vxp + o), vy = <f64>f32At(vyp + o);
     const ax = <f64>f32At(axp + o), ay = <f64>f32At(ayp + o), r = <f64>f32At(rp + o);
@@ -101,6 +102,7 @@ export function stepBalls(dt: f64): i32 {
     setF32(vyp + o, toF32(f64At(BALL_VY)));
     if (boxes != 0) setF32(prev + 8, toF32(f64At(SUB_Y)));
   }
+  beginBallHits(0);
   setI32(hdr(S_CANDIDATES), candidates);
   setI32(hdr(S_CONTACTS), contacts);
   setI32(hdr(S_SUBSTEPS), substeps);

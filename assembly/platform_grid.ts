@@ -14,7 +14,8 @@ import {
   X_CAST_Y, X_CAST_Y1,
 } from "../layout/platforms.ts";
 import { fieldAt } from "./header.ts";
-import { f32At, f64At, i32At, truncI32 } from "./memory.ts";
+import { f32At, f64At, i32At, setI32, truncI32 } from "./memory.ts";
+import { PART_NONE } from "../layout/moves.ts";
 
 // V8, running the js backend's translation, inlines a call only where it runs often
 // enough and within a budget, and boxes a double passed to or returned from a call it does not
@@ -73,6 +74,27 @@ export let contacts = 0;
 export function resetCounters(): void {
   candidates = 0;
   contacts = 0;
+}
+
+// Address of the stepped ball's P_BALL_HIT record (0 outside stepBalls: nothing is noted).
+let ballHit = 0;
+
+/** Points the contact notes at ball i's P_BALL_HIT record (0: none) and clears it. */
+export function beginBallHits(at: i32): void {
+  ballHit = at;
+  if (at != 0) {
+    setI32(at, PART_NONE);
+    setI32(at + 4, -1);
+  }
+}
+
+/** Notes a contact of the stepped ball with shape `id` of `part`: the last one of the step stays. */
+// @ts-ignore: decorator
+@inline export function noteContact(part: i32, id: i32): void {
+  if (ballHit != 0) {
+    setI32(ballHit, part);
+    setI32(ballHit + 4, id);
+  }
 }
 
 /** Adds `tested` candidates and `touched` contacts to the current call's counters. */

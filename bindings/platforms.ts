@@ -31,11 +31,12 @@ import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import {
   C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, HS_STRIDE, P_BALL_COUNT, P_BAX,
-  P_BALL_PREV, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
+  P_BALL_HIT, P_BALL_PREV, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
   P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
   P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.js";
+import { PART_NONE } from "../layout/moves.js";
 import { convexPartsYDown } from "./polygon.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
@@ -93,7 +94,7 @@ export interface PlatformStats {
 const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
 // Header field of each region, in layout order (writeHeader writes them again after clearing the stats).
 const REGION_FIELDS = [P_SURFACES, P_HALFSPACES, P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_POLY_CELLS, P_POLY_ITEMS,
-  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT, P_BALL_PREV];
+  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT, P_BALL_PREV, P_BALL_HIT];
 const SQRT1_2 = Math.SQRT1_2;
 
 function checkOption(name: string, v: unknown, lo: number, hi: number, integer: boolean): number {
@@ -227,6 +228,7 @@ export class Platforms {
   private _views: Float32Array[] = [];
   private _results = new Int32Array(0);
   private _prev = new Float32Array(0); // P_BALL_PREV: y, vy at the start of the last step, y before the last move, unused
+  private _hits = new Int32Array(0); // P_BALL_HIT: part, shape of each ball's last contact in the last step
 
   /** The last cast's hit: part Part.Surfaces or Part.Polyhedra, shape the surface or polyhedron id (Part.None after a miss). */
   readonly hit = new Hit();
@@ -463,6 +465,12 @@ export class Platforms {
   get ax(): Float32Array { return this.view(4); }
   get ay(): Float32Array { return this.view(5); }
   get radius(): Float32Array { return this.view(6); }
+  /**
+   * Per ball, two numbers: the Part and shape of its last contact in the last step (surface or
+   * polyhedron id; with a world's tile map, the cell index, -1 for the walls and floor around the
+   * map; with its rect level, the instance), or Part.None and -1. Re-read after adding balls.
+   */
+  get ballContacts(): Int32Array { this.refresh(); return this._hits; }
   /** Ids written by the last touchingSurfaces / polyhedraAt. */
   get results(): Int32Array { this.ensureIndex(); this.refresh(); return this._results; }
 
@@ -485,6 +493,7 @@ export class Platforms {
     const v = this._views;
     v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy; v[4][i] = ax; v[5][i] = ay; v[6][i] = radius;
     this._prev.set([y, 0, y, 0], 4 * i); // not falling before its first step
+    this._hits[2 * i] = PART_NONE; this._hits[2 * i + 1] = -1;
     this.header[P_BALL_COUNT] = this.balls;
     return i;
   }
@@ -716,14 +725,15 @@ export class Platforms {
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
       4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
-      4 * Math.max(this.polyExtents.length, 1), 16 * ballCap];
+      4 * Math.max(this.polyExtents.length, 1), 16 * ballCap, 8 * ballCap];
     // Carry the balls over (load time, not per frame: a copy is fine).
     let kept: Float32Array[] = [];
-    let keptPrev = new Float32Array(0);
+    let keptPrev = new Float32Array(0), keptHits = new Int32Array(0);
     if (this.balls > 0) {
       this.refresh();
       kept = this._views.map((v) => v.slice(0, this.balls));
       keptPrev = this._prev.slice(0, 4 * this.balls);
+      keptHits = this._hits.slice(0, 2 * this.balls);
     }
     this.arena.layout(REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false })),
       () => new Int32Array(this.memory.buffer, PLATFORMS_HEADER, PLATFORMS_FIELDS));
@@ -745,6 +755,7 @@ export class Platforms {
     new Float32Array(buf, offsets[15], this.polyExtents.length).set(this.polyExtents);
     for (let k = 0; k < kept.length; k++) this._views[k].set(kept[k]);
     this._prev.set(keptPrev);
+    this._hits.set(keptHits);
     this.writeHeader();
   }
 
@@ -776,6 +787,7 @@ export class Platforms {
     h[P_EXACT] = this.exactRegion ? 1 : 0;
     h[P_POLY_EXTENT] = o[15];
     h[P_BALL_PREV] = o[16];
+    h[P_BALL_HIT] = o[17];
   }
 
   /** Views over the current buffer, rebuilt when memory has grown. */
@@ -791,6 +803,7 @@ export class Platforms {
     this._views = BALL_FIELDS.map((_, k) => new Float32Array(buf, this.offsets[7 + k], this.ballCap));
     this._results = new Int32Array(buf, this.offsets[14], this.resultsCap);
     this._prev = new Float32Array(buf, this.offsets[16], 4 * this.ballCap);
+    this._hits = new Int32Array(buf, this.offsets[17], 2 * this.ballCap);
   }
 
   /** @internal Set by the world: readies its other parts (the rect level's quadtree) before the balls step against them. */

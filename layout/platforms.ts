@@ -31,6 +31,9 @@
 //   P_BALL_PREV         i32   facade      f32[4 * BALL_CAP]: per ball, y and vy at the start of the last step (read
 //                                         by the world's controllerContacts), its y before its last move (one-way
 //                                         tiles), unused; written by stepBalls
+//   P_BALL_HIT          i32   facade      i32[2 * BALL_CAP]: per ball, the part (PART_*) and shape of its last contact in
+//                                         the last step: surface or polyhedron id, cell index (-1: the walls or floor
+//                                         around the map) or rect instance; PART_NONE and -1 if none (stepBalls)
 //   S_CANDIDATES        i32   kernel      surfaces + polyhedra the last call tested
 //   S_CONTACTS          i32   kernel      surfaces + polyhedra the last call found touching
 //   S_SUBSTEPS          i32   kernel      sub-steps the last step ran (all balls)
@@ -96,6 +99,7 @@ export const P_MAX_SUBSTEPS = 27;
 export const P_EXACT = 28;
 export const P_POLY_EXTENT = 29;
 export const P_BALL_PREV = 30;
+export const P_BALL_HIT = 31;
 
 export const S_CANDIDATES = 40;
 export const S_CONTACTS = 41;

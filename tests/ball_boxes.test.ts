@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { EG_DATA, flipY } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
-import { TileCell, type Platforms, type RectLevel, type TileMap, type World } from "../bindings/node.js";
+import { Part, TileCell, type Platforms, type RectLevel, type TileMap, type World } from "../bindings/node.js";
 import { BACKENDS, newWorld, type BackendName } from "./support.js";
 
 const f32 = Math.fround;
@@ -17,7 +17,7 @@ const T = 16;
 const PLATFORM = TileCell.Platform, ONE_WAY = TileCell.OneWay;
 
 /** A ball as the store holds it; lastY: its y before its last move (where a one-way cell sees it come from). */
-interface Ball { x: number; y: number; vx: number; vy: number; ax: number; ay: number; r: number; lastY: number }
+interface Ball { x: number; y: number; vx: number; vy: number; ax: number; ay: number; r: number; lastY: number; hit?: number[] }
 interface Boxes {
   cols: number; rows: number; size: number; cells: Uint8Array; wrap: boolean; floor: boolean;
   /** One instance's rects in world space (x0, y0, x1, y1), prefab order, and its master box. */
@@ -82,16 +82,20 @@ function foldBoxes(L: Boxes, b: Ball, subY: number): void {
       for (let col = c0; col <= c1; col++) {
         const flags = tileFlags(L, col, row);
         if ((flags & (PLATFORM | ONE_WAY)) === 0) continue;
-        resolveBox(L, b, [col * L.size, row * L.size, (col + 1) * L.size, (row + 1) * L.size], (flags & PLATFORM) === 0, subY, rects);
+        if (resolveBox(L, b, [col * L.size, row * L.size, (col + 1) * L.size, (row + 1) * L.size], (flags & PLATFORM) === 0, subY, rects)) {
+          const around = row >= L.rows || (!L.wrap && (col < 0 || col >= L.cols));
+          b.hit = [Part.Tiles, around ? -1 : row * L.cols + ((col % L.cols) + L.cols) % L.cols];
+        }
       }
     }
   }
-  for (const box of rects) resolveBox(L, b, box, false, subY, rects);
+  for (const box of rects) if (resolveBox(L, b, box, false, subY, rects)) b.hit = [Part.Rects, 0];
 }
 
 /** The platforms' step (resistance, sub-steps of r / 2, f32 stores) with only the boxes to meet. */
 function refStep(L: Boxes, balls: Ball[], dt: number, resX: number, resY: number, maxSubsteps: number): void {
   for (const b of balls) {
+    b.hit = [Part.None, -1];
     b.vx = f32(resX) * b.vx + dt * b.ax;
     b.vy = f32(resY) * b.vy + dt * b.ay;
     let steps = 1;
@@ -131,11 +135,11 @@ async function scene(backend: BackendName, tiles: boolean, rects: boolean, platf
 
 function ballState(p: Platforms): number[] {
   const n = p.ballCount;
-  return [...p.x.subarray(0, n), ...p.y.subarray(0, n), ...p.vx.subarray(0, n), ...p.vy.subarray(0, n)];
+  return [...p.x.subarray(0, n), ...p.y.subarray(0, n), ...p.vx.subarray(0, n), ...p.vy.subarray(0, n), ...p.ballContacts.subarray(0, 2 * n)];
 }
 
 function refState(balls: Ball[]): number[] {
-  return [...balls.map((b) => b.x), ...balls.map((b) => b.y), ...balls.map((b) => b.vx), ...balls.map((b) => b.vy)];
+  return [...balls.map((b) => b.x), ...balls.map((b) => b.y), ...balls.map((b) => b.vx), ...balls.map((b) => b.vy), ...balls.flatMap((b) => b.hit!)];
 }
 
 /** A seeded level: random solid and one-way cells, one instance of a prefab of random rects, and balls anywhere (inside boxes too). */
@@ -248,6 +252,8 @@ describe("balls against tile cells and rects", () => {
           expect(p.x[b]).toBe(8 * T - 5); // against the wall's left face
           expect(p.y[b]).toBe(12 * T - 5);
           expect(p.vx[b]).toBe(0);
+          // Its last contact in the step: cells go row by row, then rects.
+          expect([...p.ballContacts.subarray(2 * b, 2 * b + 2)]).toEqual(wall === "tile" ? [Part.Tiles, 12 * 24 + 7] : [Part.Rects, 0]);
         }
       });
 
@@ -294,6 +300,23 @@ describe("balls against tile cells and rects", () => {
         for (let frame = 0; frame < 30; frame++) p.step(1 / 60);
         for (const b of toWall) expect(p.x[b]).toBe(12 * T - 3);
         for (const b of toRect) expect(p.x[b]).toBe(100 - 3);
+      });
+
+      it("report each ball's last contact of the step: surface, polyhedron, cell (-1 around the map) or rect instance", async () => {
+        const s = await scene(backend, true, true);
+        const p = s.platforms;
+        const surface = p.addSurface(0, 600, 100, 600); // drawn left to right: its front faces up (-y)
+        const poly = p.addPolygon([200, 600, 300, 600, 300, 620, 200, 620])[0];
+        s.tiles!.setCell(3, 3, PLATFORM);
+        s.rects!.addPrefab([0, 0, 40, 10]);
+        const inst = s.rects!.addInstance(0, 500, 600);
+        // Each ball rests on its shape (touching counts), then one in the wall left of the map, one in the air below it.
+        const balls = [p.addBall(50, 592, 8), p.addBall(250, 592, 8), p.addBall(3 * T + 8, 3 * T - 8, 8), p.addBall(520, 592, 8),
+          p.addBall(-40, 100, 8), p.addBall(200, 300, 8)];
+        p.step(1 / 60);
+        const got = balls.map((b) => [...p.ballContacts.subarray(2 * b, 2 * b + 2)]);
+        expect(got).toEqual([[Part.Surfaces, surface], [Part.Polyhedra, poly], [Part.Tiles, 3 * 24 + 3], [Part.Rects, inst],
+          [Part.Tiles, -1], [Part.None, -1]]);
       });
 
       it("a world whose tile map and rect level are empty steps its balls exactly as one with only platforms", async () => {
