@@ -24,7 +24,7 @@
 // Doubles pass between these functions through the scratch slots (X_BOX_*, X_PROBE_*, X_SUB_Y),
 // not arguments or module variables: the js backend would box them (platform_grid.ts).
 import { PART_RECTS, PART_TILES } from "../layout/moves.ts";
-import { X_BOX_X0, X_BOX_X1, X_BOX_Y0, X_BOX_Y1, X_PROBE_X, X_PROBE_Y, X_SUB_Y, PLATFORMS_SCRATCH } from "../layout/platforms.ts";
+import { PLATFORMS_SCRATCH, X_BOX_X0, X_NEAR_X0, X_PROBE_X, X_PROBE_Y, X_SUB_Y } from "../layout/platforms.ts";
 import { PLATFORMS_HEADER } from "../layout/grid.ts";
 import { MIRROR_X, MIRROR_Y, RH_CANDS, RH_DEPTH, RH_INST_FLAGS, RH_INST_PREFAB, RH_INST_X, RH_INST_Y, RH_INSTANCES, RH_PREFAB_BOX, RH_RECTS, SEARCH_TREE } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
@@ -36,10 +36,12 @@ import { th } from "./tile_map.ts";
 
 const SCRATCH = PLATFORMS_HEADER + PLATFORMS_SCRATCH;
 export const SUB_Y = SCRATCH + (X_SUB_Y << 3);
+// A box is four consecutive slots: x0, y0, x1, y1.
 const BOX_X0 = SCRATCH + (X_BOX_X0 << 3);
-const BOX_Y0 = SCRATCH + (X_BOX_Y0 << 3);
-const BOX_X1 = SCRATCH + (X_BOX_X1 << 3);
-const BOX_Y1 = SCRATCH + (X_BOX_Y1 << 3);
+const BOX_Y0 = BOX_X0 + 8;
+const BOX_X1 = BOX_X0 + 16;
+const BOX_Y1 = BOX_X0 + 24;
+const NEAR = SCRATCH + (X_NEAR_X0 << 3);
 const PROBE_X = SCRATCH + (X_PROBE_X << 3);
 const PROBE_Y = SCRATCH + (X_PROBE_Y << 3);
 
@@ -106,7 +108,7 @@ export function foldBoxes(parts: i32): void {
     const end = rectEnd(i);
     for (let q = rectStart(i); q < end; q++) {
       tested++;
-      rectToScratch(i, q);
+      rectBox(i, q, BOX_X0);
       if (resolveBox(false)) {
         touched++;
         noteContact(PART_RECTS, i);
@@ -116,8 +118,8 @@ export function foldBoxes(parts: i32): void {
   count(tested, touched);
 }
 
-/** World box of prefab rect q placed by instance i into BOX_* (the rect level's worldRect, into memory). */
-function rectToScratch(i: i32, q: i32): void {
+/** World box of prefab rect q placed by instance i into the four slots at `at` (the rect level's worldRect, into memory). */
+function rectBox(i: i32, q: i32, at: i32): void {
   const rp = rh(RH_RECTS) + (q << 4);
   let x = <f64>f32At(rp), y = <f64>f32At(rp + 4);
   const w = <f64>f32At(rp + 8), h = <f64>f32At(rp + 12);
@@ -128,10 +130,10 @@ function rectToScratch(i: i32, q: i32): void {
     if (flags & MIRROR_Y) y = (<f64>f32At(bp + 4) + <f64>f32At(bp + 12)) - (y + h);
   }
   const x0 = <f64>f32At(rh(RH_INST_X) + (i << 2)) + x, y0 = <f64>f32At(rh(RH_INST_Y) + (i << 2)) + y;
-  setF64(BOX_X0, x0);
-  setF64(BOX_Y0, y0);
-  setF64(BOX_X1, x0 + w);
-  setF64(BOX_Y1, y0 + h);
+  setF64(at, x0);
+  setF64(at + 8, y0);
+  setF64(at + 16, x0 + w);
+  setF64(at + 24, y0 + h);
 }
 
 /**
@@ -239,16 +241,7 @@ function solidAt(): bool {
 
 /** Whether PROBE_* lies in the world box of prefab rect q placed by instance i (closed). */
 function probeInRect(i: i32, q: i32): bool {
-  const rp = rh(RH_RECTS) + (q << 4);
-  let x = <f64>f32At(rp), y = <f64>f32At(rp + 4);
-  const w = <f64>f32At(rp + 8), h = <f64>f32At(rp + 12);
-  const flags = i32At(rh(RH_INST_FLAGS) + (i << 2));
-  if (flags & (MIRROR_X | MIRROR_Y)) {
-    const bp = rh(RH_PREFAB_BOX) + (i32At(rh(RH_INST_PREFAB) + (i << 2)) << 4);
-    if (flags & MIRROR_X) x = (<f64>f32At(bp) + <f64>f32At(bp + 8)) - (x + w);
-    if (flags & MIRROR_Y) y = (<f64>f32At(bp + 4) + <f64>f32At(bp + 12)) - (y + h);
-  }
-  const x0 = <f64>f32At(rh(RH_INST_X) + (i << 2)) + x, y0 = <f64>f32At(rh(RH_INST_Y) + (i << 2)) + y;
+  rectBox(i, q, NEAR);
   const qx = f64At(PROBE_X), qy = f64At(PROBE_Y);
-  return qx >= x0 && qx <= x0 + w && qy >= y0 && qy <= y0 + h;
+  return qx >= f64At(NEAR) && qx <= f64At(NEAR + 16) && qy >= f64At(NEAR + 8) && qy <= f64At(NEAR + 24);
 }

@@ -102,7 +102,6 @@ export function stepBalls(dt: f64): i32 {
     setF32(vyp + o, toF32(f64At(BALL_VY)));
     if (boxes != 0) setF32(prev + 8, toF32(f64At(SUB_Y)));
   }
-  beginBallHits(0);
   setI32(hdr(S_CANDIDATES), candidates);
   setI32(hdr(S_CONTACTS), contacts);
   setI32(hdr(S_SUBSTEPS), substeps);

@@ -76,25 +76,22 @@ export function resetCounters(): void {
   contacts = 0;
 }
 
-// Address of the stepped ball's P_BALL_HIT record (0 outside stepBalls: nothing is noted).
+// Address of the stepped ball's P_BALL_HIT record (the folds that note contacts run in stepBalls only).
 let ballHit = 0;
 
-/** Points the contact notes at ball i's P_BALL_HIT record (0: none) and clears it. */
-export function beginBallHits(at: i32): void {
+/** Points the contact notes at the stepped ball's P_BALL_HIT record, and clears it. */
+// @ts-ignore: decorator
+@inline export function beginBallHits(at: i32): void {
   ballHit = at;
-  if (at != 0) {
-    setI32(at, PART_NONE);
-    setI32(at + 4, -1);
-  }
+  setI32(at, PART_NONE);
+  setI32(at + 4, -1);
 }
 
 /** Notes a contact of the stepped ball with shape `id` of `part`: the last one of the step stays. */
 // @ts-ignore: decorator
 @inline export function noteContact(part: i32, id: i32): void {
-  if (ballHit != 0) {
-    setI32(ballHit, part);
-    setI32(ballHit + 4, id);
-  }
+  setI32(ballHit, part);
+  setI32(ballHit + 4, id);
 }
 
 /** Adds `tested` candidates and `touched` contacts to the current call's counters. */

@@ -57,6 +57,7 @@
 //   X_SUB_Y             the ball's y before its last move (one-way tiles)
 //   X_BOX_X0 .. _Y1     the tile cell or rect the ball is being resolved against (ball_boxes.ts)
 //   X_PROBE_X, _Y       the point a seam test looks up (ball_boxes.ts)
+//   X_NEAR_X0 .. _Y1    a rect the seam test reads (ball_boxes.ts)
 //
 // Surface record (SURF_STRIDE f32, 64 bytes), the seed's `lineToSurface` for p0 -> p1 mirrored
 // for y-down coordinates (bindings/platforms.ts):
@@ -141,6 +142,7 @@ export const X_BOX_X1 = 20;
 export const X_BOX_Y1 = 21;
 export const X_PROBE_X = 22;
 export const X_PROBE_Y = 23;
+export const X_NEAR_X0 = 24;
 
 export const SURF_STRIDE = 16;
 export const HS_STRIDE = 4;

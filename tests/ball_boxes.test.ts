@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { EG_DATA, flipY } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
-import { Part, TileCell, type Platforms, type RectLevel, type TileMap, type World } from "../bindings/node.js";
+import { Mirror, Part, TileCell, type Platforms, type RectLevel, type TileMap, type World } from "../bindings/node.js";
 import { BACKENDS, newWorld, type BackendName } from "./support.js";
 
 const f32 = Math.fround;
@@ -157,13 +157,6 @@ function randomLevel(seed: number, wrap: boolean, floor: boolean): { L: Boxes; b
     const x = onLattice ? int(cols) * T : int(cols * T), y = onLattice ? int(rows) * T : int(rows * T);
     prefab.push(x, y, onLattice ? T * (1 + int(3)) : 2 + int(40), onLattice ? T : 2 + int(24));
   }
-  const rects: number[][] = [];
-  let mx0 = Infinity, my0 = Infinity, mx1 = -Infinity, my1 = -Infinity;
-  for (let k = 0; k < prefab.length; k += 4) {
-    const [x, y, w, h] = prefab.slice(k, k + 4).map(f32);
-    rects.push([x, y, x + w, y + h]);
-    mx0 = Math.min(mx0, x); my0 = Math.min(my0, y); mx1 = Math.max(mx1, x + w); my1 = Math.max(my1, y + h);
-  }
   const balls: Ball[] = [];
   for (let k = 0; k < 40; k++) {
     const fast = k % 5 === 0;
@@ -174,7 +167,8 @@ function randomLevel(seed: number, wrap: boolean, floor: boolean): { L: Boxes; b
       ax: 0, ay: f32(300 + rnd() * 300),
     });
   }
-  return { L: { cols, rows, size: T, cells, wrap, floor, rects, master: [mx0, my0, mx1, my1] }, balls, prefab };
+  // The instance's rects in world space and its master box come from the level (rect_level.test.ts checks them).
+  return { L: { cols, rows, size: T, cells, wrap, floor, rects: [], master: null }, balls, prefab };
 }
 
 describe("balls against tile cells and rects", () => {
@@ -188,7 +182,12 @@ describe("balls against tile cells and rects", () => {
         const tm = world.addTileMap({ cols: L.cols, rows: L.rows, tileSize: T, wrap, solidFloor: floor });
         tm.cells.set(L.cells);
         const rl = world.addRectLevel();
-        rl.addInstance(rl.addPrefab(prefab), 0, 0);
+        // Placed off the lattice by a quarter tile, mirrored on odd seeds.
+        const inst = rl.addInstance(rl.addPrefab(prefab), seed % 2 ? 4 : 0, seed % 2 ? -4 : 0, seed % 2 ? Mirror.X | Mirror.Y : 0);
+        if (L.master === null) {
+          for (let k = 0; k < prefab.length / 4; k++) L.rects.push([...rl.worldRect(inst, k, new Float64Array(4))]);
+          L.master = [...rl.instanceBox(inst, new Float64Array(4))];
+        }
         const p = world.addPlatforms({ maxRadius: 12, resistanceX: 0.99, maxSubsteps: 64 });
         for (const b of balls) p.addBall(b.x, b.y, b.r, b.vx, b.vy, b.ax, b.ay);
         return p;
