@@ -11,7 +11,7 @@
 //   contact with it. Computed in f64 on the stored values, the same operations in every backend.
 // - Type: PICK_UP when the body's groups meet the pick-up mask; else STOMP when the controller was
 //   falling (its vy > 0 at the start of its last step, y down) and its bottom was then at or above
-//   the body's top (what each controller's step keeps: P_BALL_PREV, RH_CPREV, CF_PREV_*); else HURT.
+//   the body's top (what each controller's step keeps: P_BALL_PREV_*, RH_CPREV, CF_PREV_*); else HURT.
 import {
   ENTRY_BYTES, G_COLS, G_INV, G_INVY, G_LARGE, G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, H_A, H_B, H_BOX, H_CELLS, H_ENTRIES, H_GROUPS,
   H_KIND, H_LARGE, H_SEL, H_X, H_Y, KIND_CIRCLE, KIND_POINT, KIND_SHIFT, PLATFORMS_HEADER, S_INVALID, TAG_SLOT, WORLD_HEADER,
@@ -21,7 +21,7 @@ import {
   CONTROLLER_TILE, W_CONTACT_CAP, W_CONTACTS, X_C_CX, X_C_CY, X_C_PREV_BOTTOM, X_C_PREV_VY, X_C_R, X_C_X0, X_C_X1, X_C_Y0,
   X_C_Y1,
 } from "../layout/contacts.ts";
-import { P_BALL_COUNT, P_BALL_PREV, P_BR, P_BX, P_BY } from "../layout/platforms.ts";
+import { P_BALL_COUNT, P_BALL_PREV_VY, P_BALL_PREV_Y, P_BR, P_BX, P_BY } from "../layout/platforms.ts";
 import { CHAR_NONE, RH_CH, RH_CHARS, RH_CKIND, RH_CPREV, RH_CW, RH_CX, RH_CY } from "../layout/rects.ts";
 import { CF_PREV_DY, CF_PREV_Y, CF_X, CF_Y, CTL_F_FIELDS, CTL_I_FIELDS, CI_STATE, P_H, P_W, ST_LIVE, T_CTL_CAP, T_CTL_F, T_CTL_I, T_PARAMS } from "../layout/tiles.ts";
 import { buildGrid } from "./grid/build.ts";
@@ -64,7 +64,7 @@ export function controllerContacts(count: i32, mask: i32, pickUp: i32, cellSize:
   const balls = headerI32(PLATFORMS_HEADER, P_BALL_COUNT);
   if (balls > 0) {
     const xp = headerI32(PLATFORMS_HEADER, P_BX), yp = headerI32(PLATFORMS_HEADER, P_BY), rp = headerI32(PLATFORMS_HEADER, P_BR);
-    const prevp = headerI32(PLATFORMS_HEADER, P_BALL_PREV);
+    const prevY = headerI32(PLATFORMS_HEADER, P_BALL_PREV_Y), prevVy = headerI32(PLATFORMS_HEADER, P_BALL_PREV_VY);
     for (let i = 0; i < balls; i++) {
       const o = i << 2;
       const x = <f64>f32At(xp + o), y = <f64>f32At(yp + o), r = <f64>f32At(rp + o);
@@ -72,8 +72,8 @@ export function controllerContacts(count: i32, mask: i32, pickUp: i32, cellSize:
       if (!(x - x == 0 && y - y == 0 && r >= 0 && r - r == 0)) continue;
       setF64(C_CX, x); setF64(C_CY, y); setF64(C_R, r);
       setF64(C_X0, x - r); setF64(C_Y0, y - r); setF64(C_X1, x + r); setF64(C_Y1, y + r);
-      setF64(C_PREV_BOTTOM, <f64>f32At(prevp + (o << 2)) + r);
-      setF64(C_PREV_VY, <f64>f32At(prevp + (o << 2) + 4));
+      setF64(C_PREV_BOTTOM, <f64>f32At(prevY + o) + r);
+      setF64(C_PREV_VY, <f64>f32At(prevVy + o));
       matchController(CONTROLLER_BALL, i, pickUp, true);
     }
   }

@@ -9,7 +9,7 @@ import { HS_STRIDE } from "../layout/platforms.ts";
 import { PART_POLYHEDRA } from "../layout/moves.ts";
 import {
   AT_HALFSPACES, AT_POLY_CELLS, AT_POLY_EXTENT, AT_POLY_ITEMS, AT_POLY_START, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y,
-  BOX_HH, BOX_HW, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_Y, cellOf, count, noteContact,
+  BOX_HH, BOX_HW, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_Y, cellOf, count,
 } from "./platform_grid.ts";
 import { f32At, f64At, i32At, setF64 } from "./memory.ts";
 import { offerHit } from "./surfaces.ts";
@@ -82,7 +82,6 @@ export function foldPolyhedra(start: i32): void {
     tested++;
     if (deflectPolyhedron(k)) {
       touched++;
-      noteContact(PART_POLYHEDRA, k);
       const moved = cellOf(BALL_X);
       if (moved != cell) {
         cell = moved;

@@ -10,7 +10,7 @@ import { SURF_STRIDE } from "../layout/platforms.ts";
 import { PART_NONE, PART_SURFACES } from "../layout/moves.ts";
 import {
   AT_SURF_CELLS, AT_SURF_ITEMS, AT_SURFACES, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, BEST_NX, BEST_NY, BEST_T, BOX_HH,
-  BOX_HW, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_Y, count, noteContact,
+  BOX_HW, CAST_DX, CAST_DY, CAST_R, CAST_X, CAST_Y, count,
 } from "./platform_grid.ts";
 import { f32At, f64At, i32At, setF64 } from "./memory.ts";
 
@@ -76,7 +76,6 @@ export function foldSurfaces(cell: i32, exact: bool): void {
     if (o <= d && d <= o + r && (exact ? inRoundedEnds(p) : inTrapezium(p))) {
       touched++;
       deflectSurface(s);
-      noteContact(PART_SURFACES, s);
     }
   }
   count(end - s0, touched);

@@ -31,7 +31,7 @@ import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import {
   C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, HS_STRIDE, P_BALL_COUNT, P_BAX,
-  P_BALL_HIT, P_BALL_PREV, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
+  P_BALL_HIT_PART, P_BALL_HIT_SHAPE, P_BALL_LAST_Y, P_BALL_PREV_VY, P_BALL_PREV_Y, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
   P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
   P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
@@ -92,9 +92,13 @@ export interface PlatformStats {
 }
 
 const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
+// What stepBalls keeps per ball besides: y and vy before the step, y before the last move, the last box contact's part and shape.
+const BALL_STEP_FIELDS = [P_BALL_PREV_Y, P_BALL_PREV_VY, P_BALL_LAST_Y, P_BALL_HIT_PART, P_BALL_HIT_SHAPE];
+/** Region index (in REGION_FIELDS) of every per-ball region: 4 bytes per ball each, carried over a relayout. */
+const BALL_REGIONS = [7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20];
 // Header field of each region, in layout order (writeHeader writes them again after clearing the stats).
 const REGION_FIELDS = [P_SURFACES, P_HALFSPACES, P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_POLY_CELLS, P_POLY_ITEMS,
-  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT, P_BALL_PREV, P_BALL_HIT];
+  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT, ...BALL_STEP_FIELDS];
 const SQRT1_2 = Math.SQRT1_2;
 
 function checkOption(name: string, v: unknown, lo: number, hi: number, integer: boolean): number {
@@ -227,8 +231,11 @@ export class Platforms {
   private headerF = new Float32Array(0);
   private _views: Float32Array[] = [];
   private _results = new Int32Array(0);
-  private _prev = new Float32Array(0); // P_BALL_PREV: y, vy at the start of the last step, y before the last move, unused
-  private _hits = new Int32Array(0); // P_BALL_HIT: part, shape of each ball's last contact in the last step
+  private _lastY = new Float32Array(0); // P_BALL_LAST_Y
+  private _hitPart = new Int32Array(0); // P_BALL_HIT_PART
+  private _hitShape = new Int32Array(0); // P_BALL_HIT_SHAPE
+  private _prevY = new Float32Array(0); // P_BALL_PREV_Y
+  private _prevVy = new Float32Array(0); // P_BALL_PREV_VY
 
   /** The last cast's hit: part Part.Surfaces or Part.Polyhedra, shape the surface or polyhedron id (Part.None after a miss). */
   readonly hit = new Hit();
@@ -466,11 +473,14 @@ export class Platforms {
   get ay(): Float32Array { return this.view(5); }
   get radius(): Float32Array { return this.view(6); }
   /**
-   * Per ball, two numbers: the Part and shape of its last contact in the last step (surface or
-   * polyhedron id; with a world's tile map, the cell index, -1 for the walls and floor around the
-   * map; with its rect level, the instance), or Part.None and -1. Re-read after adding balls.
+   * Per ball, in a world with a tile map or rect instances, the Part of its last contact with them in
+   * the last step (Part.Tiles or Part.Rects; Part.None if none), and (boxContactShape) the cell index
+   * (-1 for the walls and floor around the map) or the instance. Surfaces and polyhedra are counted
+   * in stats().contacts only. Re-read after adding balls.
    */
-  get ballContacts(): Int32Array { this.refresh(); return this._hits; }
+  get boxContactPart(): Int32Array { this.refresh(); return this._hitPart; }
+  /** The cell or instance of each ball's last box contact (see boxContactPart); -1 if none. */
+  get boxContactShape(): Int32Array { this.refresh(); return this._hitShape; }
   /** Ids written by the last touchingSurfaces / polyhedraAt. */
   get results(): Int32Array { this.ensureIndex(); this.refresh(); return this._results; }
 
@@ -492,8 +502,8 @@ export class Platforms {
     this.refresh();
     const v = this._views;
     v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy; v[4][i] = ax; v[5][i] = ay; v[6][i] = radius;
-    this._prev.set([y, 0, y, 0], 4 * i); // not falling before its first step
-    this._hits[2 * i] = PART_NONE; this._hits[2 * i + 1] = -1;
+    this._prevY[i] = y; this._prevVy[i] = 0; this._lastY[i] = y; // not falling before its first step
+    this._hitPart[i] = PART_NONE; this._hitShape[i] = -1;
     this.header[P_BALL_COUNT] = this.balls;
     return i;
   }
@@ -505,7 +515,7 @@ export class Platforms {
     this.refresh();
     const v = this._views;
     v[0][id] = x; v[1][id] = y; v[2][id] = vx; v[3][id] = vy;
-    this._prev.set([y, 0, y, 0], 4 * id);
+    this._prevY[id] = y; this._prevVy[id] = 0; this._lastY[id] = y;
   }
 
   /** Sets a ball's acceleration (the seeds' input handler changes it on arrow keys). */
@@ -725,15 +735,12 @@ export class Platforms {
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
       4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
-      4 * Math.max(this.polyExtents.length, 1), 16 * ballCap, 8 * ballCap];
+      4 * Math.max(this.polyExtents.length, 1), ...BALL_STEP_FIELDS.map(() => 4 * ballCap)];
     // Carry the balls over (load time, not per frame: a copy is fine).
-    let kept: Float32Array[] = [];
-    let keptPrev = new Float32Array(0), keptHits = new Int32Array(0);
+    let kept: Uint8Array[] = [];
     if (this.balls > 0) {
       this.refresh();
-      kept = this._views.map((v) => v.slice(0, this.balls));
-      keptPrev = this._prev.slice(0, 4 * this.balls);
-      keptHits = this._hits.slice(0, 2 * this.balls);
+      kept = BALL_REGIONS.map((r) => new Uint8Array(this.memory.buffer, this.offsets[r], 4 * this.balls).slice());
     }
     this.arena.layout(REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false })),
       () => new Int32Array(this.memory.buffer, PLATFORMS_HEADER, PLATFORMS_FIELDS));
@@ -753,9 +760,7 @@ export class Platforms {
     new Int32Array(buf, offsets[5], index.polyStarts.length).set(index.polyStarts);
     new Int32Array(buf, offsets[6], index.polyItems.length).set(index.polyItems);
     new Float32Array(buf, offsets[15], this.polyExtents.length).set(this.polyExtents);
-    for (let k = 0; k < kept.length; k++) this._views[k].set(kept[k]);
-    this._prev.set(keptPrev);
-    this._hits.set(keptHits);
+    for (let k = 0; k < kept.length; k++) new Uint8Array(buf, offsets[BALL_REGIONS[k]], kept[k].length).set(kept[k]);
     this.writeHeader();
   }
 
@@ -786,8 +791,7 @@ export class Platforms {
     h[P_MAX_SUBSTEPS] = this.maxSubsteps;
     h[P_EXACT] = this.exactRegion ? 1 : 0;
     h[P_POLY_EXTENT] = o[15];
-    h[P_BALL_PREV] = o[16];
-    h[P_BALL_HIT] = o[17];
+    for (let k = 0; k < BALL_STEP_FIELDS.length; k++) h[BALL_STEP_FIELDS[k]] = o[16 + k];
   }
 
   /** Views over the current buffer, rebuilt when memory has grown. */
@@ -802,8 +806,11 @@ export class Platforms {
     this.headerF = new Float32Array(buf, PLATFORMS_HEADER, PLATFORMS_FIELDS);
     this._views = BALL_FIELDS.map((_, k) => new Float32Array(buf, this.offsets[7 + k], this.ballCap));
     this._results = new Int32Array(buf, this.offsets[14], this.resultsCap);
-    this._prev = new Float32Array(buf, this.offsets[16], 4 * this.ballCap);
-    this._hits = new Int32Array(buf, this.offsets[17], 2 * this.ballCap);
+    this._prevY = new Float32Array(buf, this.offsets[16], this.ballCap);
+    this._prevVy = new Float32Array(buf, this.offsets[17], this.ballCap);
+    this._lastY = new Float32Array(buf, this.offsets[18], this.ballCap);
+    this._hitPart = new Int32Array(buf, this.offsets[19], this.ballCap);
+    this._hitShape = new Int32Array(buf, this.offsets[20], this.ballCap);
   }
 
   /** @internal Set by the world: readies its other parts (the rect level's quadtree) before the balls step against them. */

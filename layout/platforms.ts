@@ -28,12 +28,14 @@
 //   P_EXACT             i32   facade      1: surfaces use the exact rounded region; 0: the seed's trapezium
 //   P_POLY_EXTENT       i32   facade      f32[4 * POLY_COUNT]: min x, min y, max x, max y of each polyhedron
 //                                         (+-Infinity where it is unbounded): the box axes of swept-box casts
-//   P_BALL_PREV         i32   facade      f32[4 * BALL_CAP]: per ball, y and vy at the start of the last step (read
-//                                         by the world's controllerContacts), its y before its last move (one-way
-//                                         tiles), unused; written by stepBalls
-//   P_BALL_HIT          i32   facade      i32[2 * BALL_CAP]: per ball, the part (PART_*) and shape of its last contact in
-//                                         the last step: surface or polyhedron id, cell index (-1: the walls or floor
-//                                         around the map) or rect instance; PART_NONE and -1 if none (stepBalls)
+//   P_BALL_PREV_Y, _VY  i32   facade      f32[BALL_CAP] each: y and vy of each ball at the start of the last step
+//                                         (stepBalls copies them; the world's controllerContacts reads them)
+//   P_BALL_LAST_Y       i32   facade      f32[BALL_CAP]: each ball's y before its last move (one-way tiles; stepBalls)
+//   P_BALL_HIT_PART     i32   facade      i32[BALL_CAP]: the part (PART_TILES, PART_RECTS) of each ball's last contact
+//                                         with a tile cell or rect in the last step, PART_NONE if none (stepBalls, in a
+//                                         world with a tile map or rect instances)
+//   P_BALL_HIT_SHAPE    i32   facade      i32[BALL_CAP]: its cell index (-1: the walls or floor around the map) or rect
+//                                         instance; -1 if none
 //   S_CANDIDATES        i32   kernel      surfaces + polyhedra the last call tested
 //   S_CONTACTS          i32   kernel      surfaces + polyhedra the last call found touching
 //   S_SUBSTEPS          i32   kernel      sub-steps the last step ran (all balls)
@@ -54,7 +56,7 @@
 //   X_CAST_DX .. _R     its move (end - start) and circle radius
 //   X_BOX_HW, _HH       half extents of the current swept box
 //   X_BEST_T .. _NY     best hit of the current cast: fraction of the move, normal
-//   X_SUB_Y             the ball's y before its last move (one-way tiles)
+//   X_SUB_Y             the ball's y before its last move (one-way tiles; P_BALL_LAST_Y between steps)
 //   X_BOX_X0 .. _Y1     the tile cell or rect the ball is being resolved against (ball_boxes.ts)
 //   X_PROBE_X, _Y       the point a seam test looks up (ball_boxes.ts)
 //   X_NEAR_X0 .. _Y1    a rect the seam test reads (ball_boxes.ts)
@@ -99,8 +101,11 @@ export const P_RES_Y = 26;
 export const P_MAX_SUBSTEPS = 27;
 export const P_EXACT = 28;
 export const P_POLY_EXTENT = 29;
-export const P_BALL_PREV = 30;
-export const P_BALL_HIT = 31;
+export const P_BALL_PREV_Y = 30;
+export const P_BALL_PREV_VY = 31;
+export const P_BALL_LAST_Y = 32;
+export const P_BALL_HIT_PART = 33;
+export const P_BALL_HIT_SHAPE = 34;
 
 export const S_CANDIDATES = 40;
 export const S_CONTACTS = 41;

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
 import { ContactType, ControllerKind, Input, Kind, TileCell, type World } from "../bindings/node.js";
-import { BACKENDS, newWorld, refusal, type BackendName } from "./support.js";
+import { BACKENDS, gc, leastHeapPerCall, newWorld, refusal, type BackendName } from "./support.js";
 
 const f32 = Math.fround;
 const T = 16, CW = 12, CH = 24; // tile size, tile controller box
@@ -267,6 +267,19 @@ describe("controllerContacts", () => {
         b.restore(a.snapshot());
         expect(b.controllerContacts(ENEMY | COIN, COIN)).toBe(n);
         expect(records(b, n)).toEqual(want);
+      });
+
+      it.runIf(gc !== undefined)("a call allocates no JS heap once its records fit", async () => {
+        const world = await levelWorld(backend, { capacity: 4096 });
+        const rnd = mulberry32(5);
+        for (let k = 0; k < 100; k++) world.platforms!.addBall(rnd() * 600, rnd() * 300, 8);
+        for (let k = 0; k < 50; k++) world.rectLevel!.addCharacter(rnd() * 600, rnd() * 300, 16, 40);
+        for (let k = 0; k < 50; k++) world.tileMap!.addController(rnd() * 600 + 8, rnd() * 300);
+        scatter(world, 6, 3000);
+        for (let k = 0; k < 2000; k++) world.controllerContacts(ENEMY | COIN, COIN);
+        const n = world.controllerContacts(ENEMY | COIN, COIN);
+        expect(n).toBeGreaterThan(0);
+        expect(leastHeapPerCall(() => world.controllerContacts(ENEMY | COIN, COIN), 500, 2)).toBeLessThan(2);
       });
 
       it("refuses bad arguments and bad bodies with the fix in the message", async () => {
