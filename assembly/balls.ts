@@ -1,5 +1,6 @@
 // The batch step for many balls (the seeds' `simulationUpdate`: accelerate, hit-detect and deflect,
-// integrate), point queries, and segment / swept-circle casts against the level. One call per
+// integrate; against the surfaces and polyhedra, then the world's tile cells and rects as boxes,
+// ball_boxes.ts), point queries, and segment / swept-circle casts against the level. One call per
 // frame; results stay in the stores and the header. Layout: layout/platforms.ts.
 //
 // Tunneling: a ball moving more than half its radius in a step is sub-stepped (hit detection then
@@ -8,7 +9,7 @@
 // P_MAX_SUBSTEPS sub-steps run; a faster ball has its speed capped to fit them (a terminal speed
 // of max * r / (2 dt)), so no drop height passes through a platform.
 import {
-  C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, P_BALL_COUNT, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
+  C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, P_BALL_COUNT, P_BALL_HIT_PART, P_BALL_HIT_SHAPE, P_BALL_LAST_Y, P_BALL_PREV_VY, P_BALL_PREV_Y, P_BAX, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY,
   P_EXACT, P_GRID_RADIUS, P_MAX_SUBSTEPS, P_RES_X, P_RES_Y, P_RESULTS, P_RESULTS_CAP, S_CANDIDATES, S_CONTACTS,
   S_SKIPPED, S_SUBSTEPS, SURF_STRIDE, P_SURF_COUNT,
 } from "../layout/platforms.ts";
@@ -16,11 +17,12 @@ import { PART_NONE } from "../layout/moves.ts";
 import {
   AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_POLY_ITEMS, AT_SURF_CELLS,
   AT_SURF_ITEMS, AT_SURFACES, BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, BEST_NX, BEST_NY, BEST_T, BOX_HH, BOX_HW,
-  AT_REACH_BOXES, candidates, CAST_DX, CAST_DY, PATH_X0, PATH_X1, PATH_Y0, PATH_Y1, CAST_R, CAST_X, CAST_X1, CAST_Y, CAST_Y1, cellOf, contacts, count, hdr, resetCounters,
+  AT_REACH_BOXES, beginNotes, candidates, CAST_DX, noteBall, CAST_DY, PATH_X0, PATH_X1, PATH_Y0, PATH_Y1, CAST_R, CAST_X, CAST_X1, CAST_Y, CAST_Y1, cellOf, contacts, count, hdr, resetCounters,
 } from "./platform_grid.ts";
 import { f32At, f64At, i32At, pick, setF32, setF64, setI32, toF32, truncI32 } from "./memory.ts";
 import { castPolyhedron, castPolyhedronBox, foldPolyhedra, insidePolyhedron } from "./polyhedra.ts";
 import { castId, castPart, castSurface, castSurfaceBox, foldSurfaces, resetCast, surfaceTouches } from "./surfaces.ts";
+import { foldBoxes, levelBoxes, SUB_Y } from "./ball_boxes.ts";
 
 /** Steps every ball by dt seconds; returns the contacts found (S_* hold the details). */
 export function stepBalls(dt: f64): i32 {
@@ -34,11 +36,20 @@ export function stepBalls(dt: f64): i32 {
   const exact = i32At(hdr(P_EXACT)) != 0;
   const maxAsked = i32At(hdr(P_MAX_SUBSTEPS));
   const maxSub = pick(maxAsked, 1, maxAsked > 1);
+  // The tile map's cells and the rect level's rects, when the world holds them (ball_boxes.ts).
+  const boxes = levelBoxes();
+  const lastp = i32At(hdr(P_BALL_LAST_Y)), prevYp = i32At(hdr(P_BALL_PREV_Y)), prevVyp = i32At(hdr(P_BALL_PREV_VY));
+  beginNotes();
   let substeps = 0, skipped = 0;
   for (let i = 0; i < n; i++) {
     const o = i << 2;
-    const x = <f64>f32At(xp + o), y = <f64>f32At(yp + o);
-    let vx = <f64>f32At(vxp + o), vy = <f64>f32At(vyp + o);
+    const yf = f32At(yp + o), vyf = f32At(vyp + o);
+    // y and vy before the step, as stored: the world's controllerContacts tells a stomp by them.
+    setF32(prevYp + o, yf);
+    setF32(prevVyp + o, vyf);
+    if (boxes != 0) noteBall(o); // no box contact yet
+    const x = <f64>f32At(xp + o), y = <f64>yf;
+    let vx = <f64>f32At(vxp + o), vy = <f64>vyf;
     const ax = <f64>f32At(axp + o), ay = <f64>f32At(ayp + o), r = <f64>f32At(rp + o);
     // x - x is 0 only for finite x: bulk writes through the views may have left anything here.
     if (!(x - x == 0 && y - y == 0 && vx - vx == 0 && vy - vy == 0 && ax - ax == 0 && ay - ay == 0 && r >= 0 && r <= maxR)) {
@@ -70,12 +81,17 @@ export function stepBalls(dt: f64): i32 {
     setF64(BALL_VX, vx);
     setF64(BALL_VY, vy);
     setF64(BALL_R, r);
+    if (boxes != 0) setF64(SUB_Y, <f64>f32At(lastp + o));
     for (let s = 0; s < steps; s++) {
       // Surfaces only turn the velocity, so the polyhedra start in the same cell. Cells with no
       // surfaces (polyhedra) need no fold.
       const cell = cellOf(BALL_X), at = cell << 2;
       if (i32At(surfCells + at) != i32At(surfCells + at + 4)) foldSurfaces(cell, exact);
       if (i32At(polyCells + at) != i32At(polyCells + at + 4)) foldPolyhedra(cell);
+      if (boxes != 0) {
+        foldBoxes(boxes);
+        setF64(SUB_Y, f64At(BALL_Y)); // where the move below starts
+      }
       // velocerate
       setF64(BALL_X, f64At(BALL_X) + h * f64At(BALL_VX));
       setF64(BALL_Y, f64At(BALL_Y) + h * f64At(BALL_VY));
@@ -85,6 +101,7 @@ export function stepBalls(dt: f64): i32 {
     setF32(yp + o, toF32(f64At(BALL_Y)));
     setF32(vxp + o, toF32(f64At(BALL_VX)));
     setF32(vyp + o, toF32(f64At(BALL_VY)));
+    if (boxes != 0) setF32(lastp + o, toF32(f64At(SUB_Y)));
   }
   setI32(hdr(S_CANDIDATES), candidates);
   setI32(hdr(S_CONTACTS), contacts);

@@ -23,7 +23,7 @@ import {
   CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
   RC_GRAVITY, RC_INSET, RC_JUMP_SPEED, RC_MAX_FALL, RC_RUN_SPEED, RC_SENSOR_BOTTOM, RC_SENSOR_TOP,
   RC_STEP_HEIGHT, RH_CANDS, RH_CGRACE, RH_CH, RH_CHARS, RH_CINPUT, RH_CKIND, RH_CSTATE, RH_CVX, RH_CVY,
-  RH_CW, RH_CX, RH_CY, RH_INSTANCES, RH_STOMPS, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED,
+  RH_CPREV, RH_CW, RH_CX, RH_CY, RH_INSTANCES, RH_STOMPS, ST_GROUNDED, ST_HEAD_BUMP, ST_HURT, ST_JUMPED, ST_LANDED, ST_STOMPED,
   ST_STOMPING, ST_WALL_LEFT, ST_WALL_RIGHT,
 } from "../layout/rects.ts";
 import { IN_JUMP, IN_LEFT, IN_RIGHT } from "../layout/input.ts";
@@ -51,6 +51,7 @@ export function rectsStepCharacters(search: i32): i32 {
   const sTop = rhF(RC_SENSOR_TOP), sBottom = rhF(RC_SENSOR_BOTTOM), step = rhF(RC_STEP_HEIGHT), inset = rhF(RC_INSET);
   const xp = rh(RH_CX), yp = rh(RH_CY), wp = rh(RH_CW), hp = rh(RH_CH), vxp = rh(RH_CVX), vyp = rh(RH_CVY);
   const kp = rh(RH_CKIND), ip = rh(RH_CINPUT), sp = rh(RH_CSTATE), gp = rh(RH_CGRACE), cands = rh(RH_CANDS);
+  const prevp = rh(RH_CPREV);
   // The world's other parts, handed to controller_level.ts through its scratch (doubles never
   // cross a call there: the js backend would box them).
   const others = worldHasTiles() || worldHasPlatforms(), instances = rh(RH_INSTANCES);
@@ -64,6 +65,9 @@ export function rectsStepCharacters(search: i32): i32 {
     let grace = load<i32>(gp + o);
     const w = <f64>load<f32>(wp + o), h = <f64>load<f32>(hp + o);
     let x = <f64>load<f32>(xp + o), y = <f64>load<f32>(yp + o), vy = <f64>load<f32>(vyp + o);
+    // Where it stood and how it fell before this step: the world's controllerContacts tells a stomp by them.
+    store<f32>(prevp + (o << 1), load<f32>(yp + o));
+    store<f32>(prevp + (o << 1), load<f32>(vyp + o), 4);
     const wasGrounded = (before & ST_GROUNDED) != 0;
     let state = 0;
     let vx: f64 = 0;

@@ -13,6 +13,7 @@ import { collidePoints, moveBoxes } from "./tile_map.ts";
 import { stepControllers } from "./tile_controller.ts";
 import { castLevel, castLevelMany, moveBodies } from "./moves.ts";
 import { overlapLevel } from "./overlaps.ts";
+import { controllerContacts } from "./contacts.ts";
 import { heapBase, maxI32 } from "./memory.ts";
 import { ARENA_BASE } from "../layout/grid.ts";
 
@@ -21,6 +22,7 @@ export { rectsBuild, rectsQueryBox, rectsStepCharacters, rectsCast, rectsMovePro
 export { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces };
 export { collidePoints, moveBoxes, stepControllers };
 export { castLevel, castLevelMany, moveBodies, overlapLevel };
+export { controllerContacts };
 
 /** First byte the facade may use for its regions: ARENA_BASE, or past the static data if a build's reaches it. */
 export function arenaBase(): i32 {

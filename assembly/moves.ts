@@ -115,7 +115,7 @@ function cornerHit(cx: f64, cy: f64, dx: f64, dy: f64, r: f64, kx: f64, ky: f64)
 }
 
 /** Flags of a cell, y-down: columns beside the map are walls (or wrap), rows below are the floor. */
-function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, floor: bool, cells: i32): i32 {
+export function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, floor: bool, cells: i32): i32 {
   if (row < 0) return 0;
   if (row >= rows) return floor ? CELL_PLATFORM : 0;
   if (col < 0 || col >= cols) {

@@ -9,12 +9,13 @@
 import { PLATFORMS_HEADER } from "../layout/grid.ts";
 import {
   P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS, P_HALFSPACES, P_POLY_CELLS, P_POLY_EXTENT, P_POLY_ITEMS,
-  P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, PLATFORMS_SCRATCH, X_BALL_R, X_BALL_VX, X_BALL_VY, X_BALL_X,
+  P_BALL_HIT_PART, P_BALL_HIT_SHAPE, P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_SURFACES, PLATFORMS_SCRATCH, X_BALL_R, X_BALL_VX, X_BALL_VY, X_BALL_X,
   X_BALL_Y, X_BEST_NX, X_BEST_NY, X_BEST_T, X_BOX_HH, X_BOX_HW, X_CAST_DX, X_CAST_DY, X_CAST_R, X_CAST_X, X_CAST_X1,
   X_CAST_Y, X_CAST_Y1, P_REACH_BOXES, X_PATH_X0, X_PATH_X1, X_PATH_Y0, X_PATH_Y1,
 } from "../layout/platforms.ts";
 import { fieldAt } from "./header.ts";
-import { f32At, f64At, i32At, truncI32 } from "./memory.ts";
+import { f32At, f64At, i32At, setI32, truncI32 } from "./memory.ts";
+import { PART_NONE } from "../layout/moves.ts";
 
 // V8, running the js backend's translation, inlines a call only where it runs often
 // enough and within a budget, and boxes a double passed to or returned from a call it does not
@@ -78,6 +79,33 @@ export let contacts = 0;
 export function resetCounters(): void {
   candidates = 0;
   contacts = 0;
+}
+
+// Where the stepped ball's last box contact goes (ball_boxes.ts): its entries of P_BALL_HIT_PART and
+// _SHAPE. stepBalls points these at each ball and clears them when the world has boxes for balls.
+let hitParts = 0;
+let hitShapes = 0;
+let hitAt = 0;
+
+/** Reads where the step's contact notes go (once per step). */
+export function beginNotes(): void {
+  hitParts = i32At(hdr(P_BALL_HIT_PART));
+  hitShapes = i32At(hdr(P_BALL_HIT_SHAPE));
+}
+
+/** Points the contact notes at the entries of the ball at byte offset `o` in the ball stores, and clears them. */
+// @ts-ignore: decorator
+@inline export function noteBall(o: i32): void {
+  hitAt = o;
+  setI32(hitParts + o, PART_NONE);
+  setI32(hitShapes + o, -1);
+}
+
+/** Notes a box contact of the stepped ball with shape `id` of `part`: the last one of the step stays. */
+// @ts-ignore: decorator
+@inline export function noteContact(part: i32, id: i32): void {
+  setI32(hitParts + hitAt, part);
+  setI32(hitShapes + hitAt, id);
 }
 
 /** Adds `tested` candidates and `touched` contacts to the current call's counters. */

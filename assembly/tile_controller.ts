@@ -16,7 +16,7 @@
 // the cell's (controller_level.ts; docs/world.md "Controllers against every part"). On a map
 // alone the shapes are never looked at.
 import {
-  CELL_COIN, CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
+  CELL_COIN, CELL_ONE_WAY, CELL_PLATFORM, CF_DX, CF_DY, CF_PREV_DY, CF_PREV_Y, CF_STEP_Y, CF_X, CF_Y, CI_EVENTS, CI_FALLING_JUMP, CI_HITS, CI_HURTING, CI_INPUT,
   CI_SCORE, CI_STATE, CI_STEP_COUNT, CI_STEPPING, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL,
   EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED, EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER,
   HIT_ONE_WAY, HIT_SPIKE, MAX_ITERATIONS, P_ACCEL, P_CLIMBDY,
@@ -424,6 +424,9 @@ export function stepControllers(count: i32, dt: f64): i32 {
     state = load<i32>(n + (CI_STATE << 2));
     if ((state & ST_LIVE) == 0) continue;
     ctl = cf + i * (CTL_F_FIELDS << 3);
+    // Where it stood and how it moved before this step: the world's controllerContacts tells a stomp by them.
+    store<f64>(ctl + (CF_PREV_Y << 3), load<f64>(ctl + (CF_Y << 3)));
+    store<f64>(ctl + (CF_PREV_DY << 3), load<f64>(ctl + (CF_DY << 3)));
     input = load<i32>(n + (CI_INPUT << 2));
     fallingJump = load<i32>(n + (CI_FALLING_JUMP << 2));
     stepping = load<i32>(n + (CI_STEPPING << 2));

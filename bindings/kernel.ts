@@ -38,4 +38,10 @@ export interface Kernel {
    * nothing else.
    */
   overlapLevel(count: number, mask: number): number;
+  /**
+   * Every controller's contacts with the live bodies in [0, count) within mask (the home grid over
+   * mask built first), records into W_CONTACTS; returns how many there are (past W_CONTACT_CAP
+   * counted, not written), or -1 with S_INVALID set when a body holds invalid data.
+   */
+  controllerContacts(count: number, mask: number, pickUp: number, cellSize: number): number;
 }

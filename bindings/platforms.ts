@@ -31,11 +31,12 @@ import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import {
   C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, HS_STRIDE, P_BALL_COUNT, P_BAX,
-  P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
+  P_BALL_HIT_PART, P_BALL_HIT_SHAPE, P_BALL_LAST_Y, P_BALL_PREV_VY, P_BALL_PREV_Y, P_BAY, P_BR, P_BVX, P_BVY, P_BX, P_BY, P_EXACT, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_RADIUS,
   P_GRID_ROWS, P_HALFSPACES, P_MAX_SUBSTEPS, P_POLY_CELLS, P_POLY_COUNT, P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_RES_X,
   P_RES_Y, P_RESULTS, P_RESULTS_CAP, P_REACH_BOXES, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, PLATFORMS_FIELDS,
   S_CANDIDATES, S_CONTACTS, S_SKIPPED, S_SUBSTEPS, SURF_STRIDE,
 } from "../layout/platforms.js";
+import { PART_NONE } from "../layout/moves.js";
 import { convexPartsYDown } from "./polygon.js";
 import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
@@ -95,9 +96,15 @@ export interface PlatformStats {
 }
 
 const BALL_FIELDS = [P_BX, P_BY, P_BVX, P_BVY, P_BAX, P_BAY, P_BR];
+// What stepBalls keeps per ball besides: y and vy before the step, y before the last move, the last box contact's part and shape.
+const BALL_STEP_FIELDS = [P_BALL_PREV_Y, P_BALL_PREV_VY, P_BALL_LAST_Y, P_BALL_HIT_PART, P_BALL_HIT_SHAPE];
+/** Region index (in REGION_FIELDS) of every per-ball region: 4 bytes per ball each, carried over a relayout. */
+const BALL_REGIONS = [7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20];
+/** The region of the reach boxes, past the balls'. */
+const REACH_REGION = 21;
 // Header field of each region, in layout order (writeHeader writes them again after clearing the stats).
 const REGION_FIELDS = [P_SURFACES, P_HALFSPACES, P_POLY_START, P_SURF_CELLS, P_SURF_ITEMS, P_POLY_CELLS, P_POLY_ITEMS,
-  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT, P_REACH_BOXES];
+  ...BALL_FIELDS, P_RESULTS, P_POLY_EXTENT, ...BALL_STEP_FIELDS, P_REACH_BOXES];
 const SQRT1_2 = Math.SQRT1_2;
 
 /**
@@ -250,6 +257,11 @@ export class Platforms {
   private headerF = new Float32Array(0);
   private _views: Float32Array[] = [];
   private _results = new Int32Array(0);
+  private _lastY = new Float32Array(0); // P_BALL_LAST_Y
+  private _hitPart = new Int32Array(0); // P_BALL_HIT_PART
+  private _hitShape = new Int32Array(0); // P_BALL_HIT_SHAPE
+  private _prevY = new Float32Array(0); // P_BALL_PREV_Y
+  private _prevVy = new Float32Array(0); // P_BALL_PREV_VY
 
   /** The last cast's hit: part Part.Surfaces or Part.Polyhedra, shape the surface or polyhedron id (Part.None after a miss). */
   readonly hit = new Hit();
@@ -490,6 +502,15 @@ export class Platforms {
   get ax(): Float32Array { return this.view(4); }
   get ay(): Float32Array { return this.view(5); }
   get radius(): Float32Array { return this.view(6); }
+  /**
+   * Per ball, in a world with a tile map or rect instances, the Part of its last contact with them in
+   * the last step (Part.Tiles or Part.Rects; Part.None if none), and (boxContactShape) the cell index
+   * (-1 for the walls and floor around the map) or the instance. Surfaces and polyhedra are counted
+   * in stats().contacts only. Re-read after adding balls.
+   */
+  get boxContactPart(): Int32Array { this.refresh(); return this._hitPart; }
+  /** The cell or instance of each ball's last box contact (see boxContactPart); -1 if none. */
+  get boxContactShape(): Int32Array { this.refresh(); return this._hitShape; }
   /** Indices written by the last touchingSurfaces / polyhedraAt (idAt gives their handles). */
   get results(): Int32Array { this.ensureIndex(); this.refresh(); return this._results; }
 
@@ -511,6 +532,8 @@ export class Platforms {
     this.refresh();
     const v = this._views;
     v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy; v[4][i] = ax; v[5][i] = ay; v[6][i] = radius;
+    this._prevY[i] = y; this._prevVy[i] = 0; this._lastY[i] = y; // not falling before its first step
+    this._hitPart[i] = PART_NONE; this._hitShape[i] = -1;
     this.header[P_BALL_COUNT] = this.balls;
     return makeId(this.ballGen, IdKind.Ball, this.ids.tag, i);
   }
@@ -522,6 +545,7 @@ export class Platforms {
     this.refresh();
     const v = this._views;
     v[0][i] = x; v[1][i] = y; v[2][i] = vx; v[3][i] = vy;
+    this._prevY[i] = y; this._prevVy[i] = 0; this._lastY[i] = y;
   }
 
   /** Sets a ball's acceleration (the seeds' input handler changes it on arrow keys). */
@@ -610,7 +634,8 @@ export class Platforms {
 
   /**
    * One step of the seeds' simulationUpdate for every ball: velocity = resistance * velocity +
-   * dt * acceleration; every touching surface (then polyhedron) deflects it; position += dt *
+   * dt * acceleration; every touching surface (then polyhedron, then the world's tile cells and rects,
+   * as boxes) deflects it; position += dt *
    * velocity. Balls moving more than half their radius are sub-stepped. Returns the contacts.
    */
   step(dt: number): number {
@@ -618,6 +643,7 @@ export class Platforms {
       throw new HitcoreError("INVALID_NUMBER", `step: dt must be a number of seconds in (0, 1], got ${describe(dt)}. Clamp long frames (a stalled tab) before stepping.`);
     }
     this.ensureIndex();
+    this.prepareWorld?.();
     return this.kernel.stepBalls(dt);
   }
 
@@ -784,12 +810,12 @@ export class Platforms {
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
       4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
-      4 * Math.max(this.polyExtents.length, 1), 4 * Math.max(this.surfBoxes.length + this.polyBoxes.length, 1)];
+      4 * Math.max(this.polyExtents.length, 1), ...BALL_STEP_FIELDS.map(() => 4 * ballCap), 4 * Math.max(this.surfBoxes.length + this.polyBoxes.length, 1)];
     // Carry the balls over (load time, not per frame: a copy is fine).
-    let kept: Float32Array[] = [];
+    let kept: Uint8Array[] = [];
     if (this.balls > 0) {
       this.refresh();
-      kept = this._views.map((v) => v.slice(0, this.balls));
+      kept = BALL_REGIONS.map((r) => new Uint8Array(this.memory.buffer, this.offsets[r], 4 * this.balls).slice());
     }
     this.arena.layout(REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false })),
       () => new Int32Array(this.memory.buffer, PLATFORMS_HEADER, PLATFORMS_FIELDS));
@@ -809,10 +835,10 @@ export class Platforms {
     new Int32Array(buf, offsets[5], index.polyStarts.length).set(index.polyStarts);
     new Int32Array(buf, offsets[6], index.polyItems.length).set(index.polyItems);
     new Float32Array(buf, offsets[15], this.polyExtents.length).set(this.polyExtents);
-    const reach = new Float32Array(buf, offsets[16], this.surfBoxes.length + this.polyBoxes.length);
+    const reach = new Float32Array(buf, offsets[REACH_REGION], this.surfBoxes.length + this.polyBoxes.length);
     reach.set(outward(this.surfBoxes));
     reach.set(outward(this.polyBoxes), this.surfBoxes.length);
-    for (let k = 0; k < kept.length; k++) this._views[k].set(kept[k]);
+    for (let k = 0; k < kept.length; k++) new Uint8Array(buf, offsets[BALL_REGIONS[k]], kept[k].length).set(kept[k]);
     this.writeHeader();
   }
 
@@ -843,7 +869,8 @@ export class Platforms {
     h[P_MAX_SUBSTEPS] = this.maxSubsteps;
     h[P_EXACT] = this.exactRegion ? 1 : 0;
     h[P_POLY_EXTENT] = o[15];
-    h[P_REACH_BOXES] = o[16];
+    for (let k = 0; k < BALL_STEP_FIELDS.length; k++) h[BALL_STEP_FIELDS[k]] = o[16 + k];
+    h[P_REACH_BOXES] = o[REACH_REGION];
   }
 
   /** Views over the current buffer, rebuilt when memory has grown. */
@@ -858,7 +885,15 @@ export class Platforms {
     this.headerF = new Float32Array(buf, PLATFORMS_HEADER, PLATFORMS_FIELDS);
     this._views = BALL_FIELDS.map((_, k) => new Float32Array(buf, this.offsets[7 + k], this.ballCap));
     this._results = new Int32Array(buf, this.offsets[14], this.resultsCap);
+    this._prevY = new Float32Array(buf, this.offsets[16], this.ballCap);
+    this._prevVy = new Float32Array(buf, this.offsets[17], this.ballCap);
+    this._lastY = new Float32Array(buf, this.offsets[18], this.ballCap);
+    this._hitPart = new Int32Array(buf, this.offsets[19], this.ballCap);
+    this._hitShape = new Int32Array(buf, this.offsets[20], this.ballCap);
   }
+
+  /** @internal Set by the world: readies its other parts (the rect level's quadtree) before the balls step against them. */
+  prepareWorld: (() => void) | null = null;
 
   /** @internal Readies the part for a cross-part call of the world (its index built, its regions laid out). */
   prepare(): void {

@@ -22,7 +22,7 @@ import {
   CAST_BOX, CAST_CIRCLE, CAST_OUT_WORDS, CAST_SEGMENT, CHAR_ENEMY, CHAR_NONE, CHAR_PLAYER, MAX_DEPTH, MIRROR_X,
   MIRROR_Y, PF_HIT, PF_INSIDE, RC_BOUNCE, RC_EXTRA_PULL, RC_GRACE_FRAMES,
   RC_GRAVITY, RC_INSET, RC_JUMP_SPEED, RC_MAX_FALL, RC_RUN_SPEED, RC_SENSOR_BOTTOM, RC_SENSOR_TOP,
-  RC_STEP_HEIGHT, RH, RH_CANDS, RH_CAST_INSTANCE, RH_CAST_OUT, RH_CAST_RECT, RH_CGRACE, RH_CH, RH_CHARS,
+  RC_STEP_HEIGHT, RH, RH_CANDS, RH_CAST_INSTANCE, RH_CAST_OUT, RH_CAST_RECT, RH_CGRACE, RH_CH, RH_CHARS, RH_CPREV,
   RH_CINPUT, RH_CKIND, RH_CSTATE, RH_CVX, RH_CVY, RH_CW, RH_CX, RH_CY, RH_DEPTH, RH_FIELDS, RH_INST_BOX,
   RH_INST_FLAGS, RH_INST_NODE, RH_INST_PREFAB, RH_INST_X, RH_INST_Y, RH_INSTANCES, RH_ITEMS, RH_NODE_BOX,
   RH_NODE_START, RH_NODE_SUB, RH_PFLAGS, RH_PR, RH_PREFAB_BOX, RH_PREFAB_START, RH_PREFABS, RH_PVX, RH_PVY,
@@ -148,7 +148,7 @@ const REGIONS: RegionSpec[] = [
   [RH_STACK, 4, null, STACK_CAP], [RH_CAST_OUT, 8, null, CAST_OUT_WORDS],
   [RH_CX, 4, "C", 0], [RH_CY, 4, "C", 0], [RH_CW, 4, "C", 0], [RH_CH, 4, "C", 0], [RH_CVX, 4, "C", 0],
   [RH_CVY, 4, "C", 0], [RH_CKIND, 4, "C", 0], [RH_CINPUT, 4, "C", 0], [RH_CSTATE, 4, "C", 0],
-  [RH_CGRACE, 4, "C", 0], [RH_STOMPS, 8, "C", 0],
+  [RH_CGRACE, 4, "C", 0], [RH_STOMPS, 8, "C", 0], [RH_CPREV, 8, "C", 0],
   [RH_PX, 4, "Q", 0], [RH_PY, 4, "Q", 0], [RH_PVX, 4, "Q", 0], [RH_PVY, 4, "Q", 0], [RH_PR, 4, "Q", 0],
   [RH_PFLAGS, 4, "Q", 0],
 ];
@@ -469,6 +469,7 @@ export class RectLevel {
     }
     this.f32(RH_CX)[c] = x; this.f32(RH_CY)[c] = y; this.f32(RH_CW)[c] = w; this.f32(RH_CH)[c] = h;
     this.f32(RH_CVX)[c] = 0; this.f32(RH_CVY)[c] = 0;
+    this.f32(RH_CPREV)[2 * c] = y; this.f32(RH_CPREV)[2 * c + 1] = 0; // not falling before its first step
     this.i32(RH_CKIND)[c] = kind; this.i32(RH_CINPUT)[c] = 0; this.i32(RH_CSTATE)[c] = 0; this.i32(RH_CGRACE)[c] = 0;
     return makeId(this.charGens[c], IdKind.Character, this.ids.tag, c);
   }
@@ -487,6 +488,7 @@ export class RectLevel {
     checkCoord("placeCharacter", "x", x);
     checkCoord("placeCharacter", "y", y);
     this.f32(RH_CX)[c] = x; this.f32(RH_CY)[c] = y; this.f32(RH_CVX)[c] = 0; this.f32(RH_CVY)[c] = 0;
+    this.f32(RH_CPREV)[2 * c] = y; this.f32(RH_CPREV)[2 * c + 1] = 0;
     this.i32(RH_CSTATE)[c] = 0; this.i32(RH_CGRACE)[c] = 0;
   }
 
@@ -744,7 +746,7 @@ export class RectLevel {
   }
 }
 
-const FLOAT_REGIONS = [RH_PREFAB_BOX, RH_RECTS, RH_INST_X, RH_INST_Y, RH_CX, RH_CY, RH_CW, RH_CH, RH_CVX, RH_CVY, RH_PX, RH_PY, RH_PVX, RH_PVY, RH_PR];
+const FLOAT_REGIONS = [RH_PREFAB_BOX, RH_RECTS, RH_INST_X, RH_INST_Y, RH_CX, RH_CY, RH_CW, RH_CH, RH_CVX, RH_CVY, RH_CPREV, RH_PX, RH_PY, RH_PVX, RH_PVY, RH_PR];
 function isFloatRegion(field: number): boolean {
   return FLOAT_REGIONS.includes(field);
 }

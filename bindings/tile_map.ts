@@ -18,7 +18,7 @@
 //   outMonster  i32[E * P]     }
 //   boxes       f64[6B]        x, y (top-left), w, h, dx, dy for moveBoxes
 //   boxHits     u8[B]          CONTACT_*
-//   ctlF        f64[5C]        CF_*
+//   ctlF        f64[7C]        CF_*
 //   ctlI        i32[9C]        CI_*
 import { parseAsciiMap, type ParsedTileMap } from "./ascii_map.js";
 import { Arena, type Heap, type Region } from "./arena.js";
@@ -27,7 +27,7 @@ import { parseTiledMap, type TiledMap, type TiledOptions } from "./tiled.js";
 import {
   BOX_FIELDS, CELL_COIN, CELL_LADDER, CELL_MONSTER_NEAR, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_DX, CF_DY, CF_X, CF_Y,
   CI_EVENTS, CI_HITS, CI_HURTING, CI_INPUT, CI_SCORE, CI_STATE, CONTACT_DOWN, CONTACT_LEFT, CONTACT_RIGHT,
-  CONTACT_UP, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL, EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED,
+  CONTACT_UP, CF_PREV_DY, CF_PREV_Y, CTL_F_FIELDS, CTL_I_FIELDS, EV_CLIMB, EV_COIN, EV_FALL, EV_HEAD, EV_HURT, EV_JUMP, EV_LANDED,
   EV_STEP, EV_WALL, HIT_BLOCKED, HIT_COIN, HIT_LADDER, HIT_MONSTER, HIT_ONE_WAY, HIT_SPIKE,
   NO_MONSTER, OUTSIDE, P_ACCEL, P_CLIMBDY, P_COIN_SCORE, P_COIN_W, P_FALLING_JUMP,
   P_FRICTION, P_GRAVITY, P_H, P_HURT_FRAMES, P_IMPULSE, P_LADDER_EDGE, P_MAXDX, P_MAXDY, P_STEP_FRAMES,
@@ -652,6 +652,7 @@ export class TileMap {
     this._ctlI.fill(0, n, n + CTL_I_FIELDS);
     this._ctlF[f + CF_X] = this.normalizeX(x);
     this._ctlF[f + CF_Y] = y;
+    this._ctlF[f + CF_PREV_Y] = y; // not falling before its first step
     this._ctlI[n + CI_STATE] = ST_LIVE;
     return makeId(1, IdKind.Controller, this.ids.tag, id);
   }
@@ -707,6 +708,8 @@ export class TileMap {
     this._ctlF[f + CF_Y] = y;
     this._ctlF[f + CF_DX] = 0;
     this._ctlF[f + CF_DY] = 0;
+    this._ctlF[f + CF_PREV_Y] = y;
+    this._ctlF[f + CF_PREV_DY] = 0;
   }
 
   /** The raw controller stores (CF_* / CI_* fields), for differential tests and bulk reads. */

@@ -32,6 +32,10 @@ import {
   RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, RESPONSE_BY_GROUP, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES, PARTS_TILES,
   W_RESPONSES, W_RESTITUTIONS,
 } from "../layout/moves.js";
+import {
+  CONTACT_FIELDS, CONTACT_HURT, CONTACT_PICK_UP, CONTACT_STOMP, CONTROLLER_BALL, CONTROLLER_CHARACTER, CONTROLLER_TILE,
+  W_CONTACT_CAP, W_CONTACTS,
+} from "../layout/contacts.js";
 import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
 import { Platforms, type PlatformsOptions } from "./platforms.js";
@@ -165,6 +169,11 @@ const DISPOSED = new Proxy({}, {
   },
 });
 
+/** Which controller a record of `world.contacts` is about (its index is that part's id or slot). */
+export const ControllerKind = { Ball: CONTROLLER_BALL, Character: CONTROLLER_CHARACTER, TileController: CONTROLLER_TILE } as const;
+/** What a controller's contact with a body is (world.controllerContacts). */
+export const ContactType = { Stomp: CONTACT_STOMP, Hurt: CONTACT_HURT, PickUp: CONTACT_PICK_UP } as const;
+
 /** What a body does at its first contact in moveBodies. */
 export const Response = { Stop: RESPONSE_STOP, Slide: RESPONSE_SLIDE, Bounce: RESPONSE_BOUNCE, ByGroup: RESPONSE_BY_GROUP } as const;
 
@@ -221,6 +230,8 @@ export class World {
   // field): laid out at the first overlapLevel, then relaid with the bodies (CAPACITY + 1 slots).
   private readonly overlapArena: Arena;
   private overlapSlots = 0;
+  private readonly contactArena: Arena;
+  private contactCap = 0; // records the contacts region holds
   /** The last cast's hit (castSegment, castRay, castCircle, castBox). */
   readonly hit = new Hit();
   private cap = 0; // entity slots per store
@@ -280,6 +291,7 @@ export class World {
     this.castArena = new Arena(kernel.memory, this.heap);
     this.overlapArena = new Arena(kernel.memory, this.heap);
     this.ids = { tag: takeTag() };
+    this.contactArena = new Arena(kernel.memory, this.heap);
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
     this.relayout(capacity, pairCapacity);
@@ -320,10 +332,12 @@ export class World {
   addPlatforms(options: PlatformsOptions & LevelPartOptions = {}): Platforms {
     this.checkPart("addPlatforms", this._platforms);
     const groups = partGroups("addPlatforms", options);
-    this._platforms = new Platforms(this.kernel, this.backend, this.heap, this.ids, options);
+    const platforms = (this._platforms = new Platforms(this.kernel, this.backend, this.heap, this.ids, options));
     this.levelGroups[2] = groups;
     this.levelGroups[3] = groups;
-    return this._platforms;
+    // The balls step against the rect level too: its quadtree must be current.
+    platforms.prepareWorld = () => this._rectLevel?.prepare();
+    return platforms;
   }
 
   /**
@@ -470,7 +484,7 @@ export class World {
       throw new HitcoreError("SNAPSHOT_CORRUPT", "restore: the snapshot's memory does not match its layout. Pass the bytes world.snapshot() returned, unchanged.");
     }
     const headers = new Int32Array(memory.slice(0, HEADERS_END).buffer);
-    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["overlaps", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
+    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["overlaps", WORLD_HEADER], ["contacts", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
       const layout = s[name]?.arena as unknown as Layout | undefined;
       if (layout && layout.offsets.length > 0 && !layoutIsWhole(layout, headers.subarray(at >> 2, (at >> 2) + PART_HEADER_FIELDS), ARENA_BASE, top)) {
         throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's ${name} regions are not where its header says. Pass the bytes world.snapshot() returned, unchanged.`);
@@ -501,6 +515,7 @@ export class World {
       bodies: save(this, BODY_STATE),
       casts: { fields: pick(this, ["castCap", "levelCap", "levelListCap"]), arena: pick(this.castArena, ARENA_STATE) },
       overlaps: { fields: pick(this, ["overlapSlots"]), arena: pick(this.overlapArena, ARENA_STATE) },
+      contacts: { fields: pick(this, ["contactCap"]), arena: pick(this.contactArena, ARENA_STATE) },
       tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
       rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
       platforms: save(pl, PLATFORMS_STATE, pl ? { maxRadius: pl.maxRadius } : undefined),
@@ -522,10 +537,10 @@ export class World {
       swapTag(this.ids.tag, tag);
       this.ids.tag = tag;
     }
-    for (const [name, part] of [["bodies", this], ["casts", this], ["overlaps", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
+    for (const [name, part] of [["bodies", this], ["casts", this], ["overlaps", this], ["contacts", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
       if (!part) continue;
       assign(part, s[name].fields);
-      const arena = name === "casts" ? this.castArena : name === "overlaps" ? this.overlapArena : (part as unknown as { arena: object }).arena;
+      const arena = name === "casts" ? this.castArena : name === "overlaps" ? this.overlapArena : name === "contacts" ? this.contactArena : (part as unknown as { arena: object }).arena;
       assign(arena, s[name].arena);
     }
     for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) part?.reattach();
@@ -998,6 +1013,45 @@ export class World {
     this.refresh();
   }
 
+  /**
+   * Contacts of every controller (the platforms' balls, the rect level's characters, the tile
+   * map's controllers) with the live bodies in `mask` whose shape its circle or box overlaps (open:
+   * touching is no contact). One record per (controller, body) in `world.contacts`, four numbers
+   * each: ControllerKind, the controller's index (ball id, character slot, tile controller id),
+   * the body's slot, and its ContactType: PickUp when the body's groups meet `pickUpMask`, else
+   * Stomp when the controller was falling (vy > 0) with its bottom at or above the body's top at
+   * the start of its last step, else Hurt. Records go by kind, controller and slot; returns their
+   * number. Builds the grid over `mask` (probe queries may use it afterwards). One wasm call; the
+   * record region grows (x2) when a call finds more, and the call runs again.
+   */
+  controllerContacts(mask = ALL_GROUPS, pickUpMask = 0): number {
+    checkMask("controllerContacts", "mask", mask);
+    checkGroups("controllerContacts", pickUpMask);
+    this.checkLive("controllerContacts");
+    if (this.contactCap === 0) this.ensureContacts(64);
+    for (;;) {
+      const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption);
+      this.afterBuild(mask);
+      if (total <= this.contactCap) return total;
+      this.ensureContacts(total);
+    }
+  }
+
+  /** Records of the last controllerContacts: kind, index, slot, type each (ControllerKind, ContactType). */
+  get contacts(): Int32Array { this.refresh(); return this._contacts; }
+
+  /** Room for `n` contact records (grows x2; the records need not survive: a call writes them again). */
+  private ensureContacts(n: number): void {
+    let cap = Math.max(this.contactCap, 64);
+    while (cap < n) cap *= 2;
+    this.contactArena.layout([{ field: W_CONTACTS, bytes: 4 * CONTACT_FIELDS * cap, keep: false }],
+      () => new Int32Array(this.memory.buffer, WORLD_HEADER, PART_HEADER_FIELDS));
+    this.contactCap = cap;
+    this.buffer = null;
+    this.refresh();
+    new Int32Array(this.memory.buffer, WORLD_HEADER, PART_HEADER_FIELDS)[W_CONTACT_CAP] = cap;
+  }
+
   /** All overlapping pairs among entities in `mask`; returns their number, pairs in `world.pairs` as (lo, hi) slots. */
   selfPairs(mask = ALL_GROUPS): number {
     checkMask("selfPairs", "mask", mask);
@@ -1257,6 +1311,7 @@ export class World {
   private _castInputs = new Float32Array(0);
   private _castHitInts = new Int32Array(0);
   private _castHitReals = new Float32Array(0);
+  private _contacts = new Int32Array(0);
 
   private refresh(): void {
     const buf = this.memory.buffer;
@@ -1293,6 +1348,10 @@ export class World {
       this._castInputs = new Float32Array(buf, w[W_CASTS], CAST_IN * this.castCap);
       this._castHitInts = new Int32Array(buf, w[W_CAST_HIT_I], CAST_HIT * this.castCap);
       this._castHitReals = new Float32Array(buf, w[W_CAST_HIT_F], CAST_HIT * this.castCap);
+    }
+    if (this.contactCap > 0) {
+      const at = new Int32Array(buf, WORLD_HEADER, PART_HEADER_FIELDS)[W_CONTACTS];
+      this._contacts = new Int32Array(buf, at, CONTACT_FIELDS * this.contactCap);
     }
     const stage = this.cap + PLANE_SLACK; // the planes region holds 16 bytes for each
     this._stageX = new Float64Array(buf, h[H_PLANES], stage);

@@ -28,6 +28,14 @@
 //   P_EXACT             i32   facade      1: surfaces use the exact rounded region; 0: the seed's trapezium
 //   P_POLY_EXTENT       i32   facade      f32[4 * POLY_COUNT]: min x, min y, max x, max y of each polyhedron
 //                                         (+-Infinity where it is unbounded): the box axes of swept-box casts
+//   P_BALL_PREV_Y, _VY  i32   facade      f32[BALL_CAP] each: y and vy of each ball at the start of the last step
+//                                         (stepBalls copies them; the world's controllerContacts reads them)
+//   P_BALL_LAST_Y       i32   facade      f32[BALL_CAP]: each ball's y before its last move (one-way tiles; stepBalls)
+//   P_BALL_HIT_PART     i32   facade      i32[BALL_CAP]: the part (PART_TILES, PART_RECTS) of each ball's last contact
+//                                         with a tile cell or rect in the last step, PART_NONE if none (stepBalls, in a
+//                                         world with a tile map or rect instances)
+//   P_BALL_HIT_SHAPE    i32   facade      i32[BALL_CAP]: its cell index (-1: the walls or floor around the map) or rect
+//                                         instance; -1 if none
 //   P_REACH_BOXES       i32   facade      f32[4 * (SURF_COUNT + POLY_COUNT)]: each surface's, then each
 //                                         polyhedron's reach box (min x, min y, max x, max y; rounded
 //                                         outward; +-Infinity where unbounded): where the centre of a body
@@ -53,6 +61,10 @@
 //   X_CAST_DX .. _R     its move (end - start) and circle radius
 //   X_BOX_HW, _HH       half extents of the current swept box
 //   X_BEST_T .. _NY     best hit of the current cast: fraction of the move, normal
+//   X_SUB_Y             the ball's y before its last move (one-way tiles; P_BALL_LAST_Y between steps)
+//   X_BOX_X0 .. _Y1     the tile cell or rect the ball is being resolved against (ball_boxes.ts)
+//   X_PROBE_X, _Y       the point a seam test looks up (ball_boxes.ts)
+//   X_NEAR_X0 .. _Y1    a rect the seam test reads (ball_boxes.ts)
 //   X_PATH_X0 .. _Y1    the box of the current cast's centre path (min x, min y, max x, max y)
 //
 // Surface record (SURF_STRIDE f32, 64 bytes), the seed's `lineToSurface` for p0 -> p1 mirrored
@@ -95,7 +107,12 @@ export const P_RES_Y = 26;
 export const P_MAX_SUBSTEPS = 27;
 export const P_EXACT = 28;
 export const P_POLY_EXTENT = 29;
-export const P_REACH_BOXES = 30;
+export const P_BALL_PREV_Y = 30;
+export const P_BALL_PREV_VY = 31;
+export const P_BALL_LAST_Y = 32;
+export const P_BALL_HIT_PART = 33;
+export const P_BALL_HIT_SHAPE = 34;
+export const P_REACH_BOXES = 35;
 
 export const S_CANDIDATES = 40;
 export const S_CONTACTS = 41;
@@ -130,10 +147,18 @@ export const X_BOX_HH = 13;
 export const X_BEST_T = 14;
 export const X_BEST_NX = 15;
 export const X_BEST_NY = 16;
-export const X_PATH_X0 = 17;
-export const X_PATH_Y0 = 18;
-export const X_PATH_X1 = 19;
-export const X_PATH_Y1 = 20;
+export const X_SUB_Y = 17;
+export const X_BOX_X0 = 18;
+export const X_BOX_Y0 = 19;
+export const X_BOX_X1 = 20;
+export const X_BOX_Y1 = 21;
+export const X_PROBE_X = 22;
+export const X_PROBE_Y = 23;
+export const X_NEAR_X0 = 24;
+export const X_PATH_X0 = 28;
+export const X_PATH_Y0 = 29;
+export const X_PATH_X1 = 30;
+export const X_PATH_Y1 = 31;
 
 export const SURF_STRIDE = 16;
 export const HS_STRIDE = 4;

@@ -27,6 +27,8 @@
 //   RH_CSTATE          ptr    i32[C]               ST_* flags written by the step
 //   RH_CGRACE          ptr    i32[C]               grace frames left (jump still allowed, extra downward pull)
 //   RH_STOMPS          ptr    i32[2C]              output: (stomper, victim) character pairs of the last step
+//   RH_CPREV           ptr    f32[2C]              y and vy of each character at the start of the last step (the
+//                                                  world's controllerContacts reads them)
 //   RH_PX .. RH_PR     ptr    f32[Q]               projectiles: centre x, y, velocity x, y (per frame), radius
 //   RH_PFLAGS          ptr    i32[Q]               output: PF_HIT when the projectile hit a rect this frame
 //   RH_CAST_OUT        ptr    f64[CAST_OUT_WORDS]  output of the last cast: t, nx, ny, x, y
@@ -77,6 +79,7 @@ export const RH_PFLAGS = 37;
 export const RH_CAST_OUT = 38;
 export const RH_CAST_INSTANCE = 39; // written by a cast: instance hit, -1 for none
 export const RH_CAST_RECT = 40; // written by a cast: global rect index hit, -1 for none
+export const RH_CPREV = 41;
 
 // Character config (f32 bits), shared by every character of a level.
 export const RC_GRAVITY = 48;

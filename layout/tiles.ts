@@ -146,7 +146,9 @@ export const CF_Y = 1;
 export const CF_DX = 2;
 export const CF_DY = 3;
 export const CF_STEP_Y = 4; // where the current step up ends (the step's top)
-export const CTL_F_FIELDS = 5;
+export const CF_PREV_Y = 5; // CF_Y at the start of the last step (the world's controllerContacts reads it)
+export const CF_PREV_DY = 6; // CF_DY at the start of the last step
+export const CTL_F_FIELDS = 7;
 
 // Controller integers (i32 at T_CTL_I + 4 * (CTL_I_FIELDS * i + CI_*)).
 export const CI_STATE = 0; // ST_* bits
