@@ -189,7 +189,7 @@ describe("balls against tile cells and rects", () => {
           L.master = [...rl.instanceBox(inst, new Float64Array(4))];
         }
         const p = world.addPlatforms({ maxRadius: 12, resistanceX: 0.99, maxSubsteps: 64 });
-        for (const b of balls) p.addBall(b.x, b.y, b.r, b.vx, b.vy, b.ax, b.ay);
+        for (const b of balls) p.indexOf(p.addBall(b.x, b.y, b.r, b.vx, b.vy, b.ax, b.ay));
         return p;
       }));
       let touched = 0;
@@ -216,7 +216,7 @@ describe("balls against tile cells and rects", () => {
           else s.rects!.addInstance(prefab, (2 + c) * T, 12 * T);
         }
         const p = s.platforms, r = 5, top = 12 * T;
-        const b = p.addBall(vx > 0 ? 3 * T : 20 * T, top - r, r, vx, 0, 0, 400);
+        const b = p.indexOf(p.addBall(vx > 0 ? 3 * T : 20 * T, top - r, r, vx, 0, 0, 400));
         const xs: number[] = [];
         for (let frame = 0; frame < 60; frame++) {
           p.step(1 / 60);
@@ -246,7 +246,7 @@ describe("balls against tile cells and rects", () => {
           for (let c = 0; c < 12; c++) s.tiles!.setCell(c, 12, PLATFORM);
           if (wall === "tile") s.tiles!.setCell(8, 11, PLATFORM);
           else s.rects!.addInstance(s.rects!.addPrefab([0, 0, T, T]), 8 * T, 11 * T);
-          const p = s.platforms, b = p.addBall(3 * T, 12 * T - 5, 5, 200, 0, 0, 400);
+          const p = s.platforms, b = p.indexOf(p.addBall(3 * T, 12 * T - 5, 5, 200, 0, 0, 400));
           for (let frame = 0; frame < 60; frame++) p.step(1 / 60);
           expect(p.x[b]).toBe(8 * T - 5); // against the wall's left face
           expect(p.y[b]).toBe(12 * T - 5);
@@ -260,9 +260,9 @@ describe("balls against tile cells and rects", () => {
         const s = await scene(backend, true, false);
         for (let c = 0; c < 8; c++) s.tiles!.setCell(c, 8, ONE_WAY);
         const p = s.platforms, r = 4;
-        const falling = p.addBall(2 * T, 2 * T, r, 0, 0, 0, 400);
-        const rising = p.addBall(5 * T, 11 * T, r, 0, -400, 0, 0); // from below, no gravity
-        const inside = p.addBall(7 * T, 8 * T + 6, r, 0, 0, 0, 400); // its bottom already under the top: falls through
+        const falling = p.indexOf(p.addBall(2 * T, 2 * T, r, 0, 0, 0, 400));
+        const rising = p.indexOf(p.addBall(5 * T, 11 * T, r, 0, -400, 0, 0)); // from below, no gravity
+        const inside = p.indexOf(p.addBall(7 * T, 8 * T + 6, r, 0, 0, 0, 400)); // its bottom already under the top: falls through
         for (let frame = 0; frame < 120; frame++) p.step(1 / 60);
         expect(p.y[falling]).toBe(8 * T - r);
         expect(p.vy[falling]).toBe(0);
@@ -276,9 +276,9 @@ describe("balls against tile cells and rects", () => {
         s.tiles!.setCell(4, 4, PLATFORM);
         s.rects!.addInstance(s.rects!.addPrefab([0, 0, 32, 8]), 160, 64);
         const p = s.platforms;
-        const a = p.addBall(4 * T + 8, 4 * T + 3, 2, 0, 0, 0, 0); // 3 below the cell's top: out through the top
-        const b = p.addBall(4 * T + 14, 4 * T + 8, 2, 0, 0, 0, 0); // 2 left of its right face: out through the right
-        const c = p.addBall(170, 71, 2, 0, 0, 0, 0); // 1 above the rect's bottom: out through the bottom
+        const a = p.indexOf(p.addBall(4 * T + 8, 4 * T + 3, 2, 0, 0, 0, 0)); // 3 below the cell's top: out through the top
+        const b = p.indexOf(p.addBall(4 * T + 14, 4 * T + 8, 2, 0, 0, 0, 0)); // 2 left of its right face: out through the right
+        const c = p.indexOf(p.addBall(170, 71, 2, 0, 0, 0, 0)); // 1 above the rect's bottom: out through the bottom
         p.step(1 / 60);
         expect([p.x[a], p.y[a]]).toEqual([4 * T + 8, 4 * T - 2]);
         expect([p.x[b], p.y[b]]).toEqual([5 * T + 2, 4 * T + 8]);
@@ -293,8 +293,8 @@ describe("balls against tile cells and rects", () => {
         const toWall: number[] = [], toRect: number[] = [];
         for (let k = 0; k < 8; k++) {
           const speed = 1000 * 4 ** k;
-          toWall.push(p.addBall(8 * T, 3 * T + 10 * k, 3, speed, 0, 0, 0));
-          toRect.push(p.addBall(60, 3 * T + 10 * k, 3, speed, 0, 0, 0));
+          toWall.push(p.indexOf(p.addBall(8 * T, 3 * T + 10 * k, 3, speed, 0, 0, 0)));
+          toRect.push(p.indexOf(p.addBall(60, 3 * T + 10 * k, 3, speed, 0, 0, 0)));
         }
         for (let frame = 0; frame < 30; frame++) p.step(1 / 60);
         for (const b of toWall) expect(p.x[b]).toBe(12 * T - 3);
@@ -307,15 +307,14 @@ describe("balls against tile cells and rects", () => {
         const surface = p.addSurface(0, 600, 100, 600); // drawn left to right: its front faces up (-y)
         const poly = p.addPolygon([200, 600, 300, 600, 300, 620, 200, 620])[0];
         s.tiles!.setCell(3, 3, PLATFORM);
-        s.rects!.addPrefab([0, 0, 40, 10]);
-        const inst = s.rects!.addInstance(0, 500, 600);
+        const inst = s.rects!.addInstance(s.rects!.addPrefab([0, 0, 40, 10]), 500, 600);
         // Each ball rests on its shape (touching counts), then one in the wall left of the map, one in the air below it.
-        const balls = [p.addBall(50, 592, 8), p.addBall(250, 592, 8), p.addBall(3 * T + 8, 3 * T - 8, 8), p.addBall(520, 592, 8),
-          p.addBall(-40, 100, 8), p.addBall(200, 300, 8)];
+        const balls = [p.indexOf(p.addBall(50, 592, 8)), p.indexOf(p.addBall(250, 592, 8)), p.indexOf(p.addBall(3 * T + 8, 3 * T - 8, 8)), p.indexOf(p.addBall(520, 592, 8)),
+          p.indexOf(p.addBall(-40, 100, 8)), p.indexOf(p.addBall(200, 300, 8))];
         p.step(1 / 60);
         const got = balls.map((b) => [p.boxContactPart[b], p.boxContactShape[b]]);
         expect(p.stats().contacts).toBe(5); // surfaces and polyhedra are counted, not recorded per ball
-        expect(got).toEqual([[Part.None, -1], [Part.None, -1], [Part.Tiles, 3 * 24 + 3], [Part.Rects, inst],
+        expect(got).toEqual([[Part.None, -1], [Part.None, -1], [Part.Tiles, 3 * 24 + 3], [Part.Rects, s.rects!.indexOf(inst)],
           [Part.Tiles, -1], [Part.None, -1]]);
       });
 
@@ -328,7 +327,7 @@ describe("balls against tile cells and rects", () => {
         const prefab = s.rects!.addPrefab([0, 0, 16, 16, 16, 0, 16, 16]);
         for (let k = 0; k < 20; k++) s.rects!.addInstance(prefab, Math.floor(rnd() * 350), Math.floor(rnd() * 250));
         const p = s.platforms;
-        for (let k = 0; k < 300; k++) p.addBall(f32(rnd() * 380), f32(rnd() * 250), 3 + (k % 5), f32(rnd() * 200 - 100), 0);
+        for (let k = 0; k < 300; k++) p.indexOf(p.addBall(f32(rnd() * 380), f32(rnd() * 250), 3 + (k % 5), f32(rnd() * 200 - 100), 0));
         for (let f = 0; f < 1500; f++) p.step(1 / 60);
         expect(leastHeapPerCall(() => p.step(1 / 60), 300, 2)).toBeLessThan(2);
         expect(p.stats().contacts).toBeGreaterThan(0);
@@ -345,7 +344,7 @@ describe("balls against tile cells and rects", () => {
           const p = world.addPlatforms();
           for (const poly of level) p.addPolygon(poly);
           const rnd = mulberry32(7);
-          for (let k = 0; k < 50; k++) p.addBall(f32(600 + 300 * rnd()), f32(-600 + 250 * rnd()), 10, f32(300 * (rnd() - 0.5)), 0);
+          for (let k = 0; k < 50; k++) p.indexOf(p.addBall(f32(600 + 300 * rnd()), f32(-600 + 250 * rnd()), 10, f32(300 * (rnd() - 0.5)), 0));
           const states: number[][] = [];
           for (let frame = 0; frame < 120; frame++) { p.step(1 / 60); states.push(ballState(p)); }
           return states;

@@ -7,7 +7,7 @@
 // controllers left out. Then the classification on hand-made scenes, growth, snapshots and refusals.
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../fixtures/random.js";
-import { ContactType, ControllerKind, Input, Kind, TileCell, type World } from "../bindings/node.js";
+import { ContactType, ControllerKind, IdKind, Input, Kind, TileCell, type World } from "../bindings/node.js";
 import { BACKENDS, gc, leastHeapPerCall, newWorld, refusal, type BackendName } from "./support.js";
 
 const f32 = Math.fround;
@@ -22,7 +22,7 @@ function before(world: World): Before {
   const balls: number[][] = [], chars: number[][] = [], tiles: number[][] = [];
   for (let i = 0; i < p.ballCount; i++) balls.push([p.y[i], p.vy[i]]);
   for (let c = 0; c < rl.charKind.length; c++) chars.push([rl.charY[c], rl.charVY[c]]);
-  for (let i = 0; i < tm.controllerCount; i++) { const s = tm.controller(i); tiles.push([s.y, s.dy]); }
+  for (let i = 0; i < tm.controllerCount; i++) { const s = tm.controller(tm.idAt(IdKind.Controller, i)); tiles.push([s.y, s.dy]); }
   return { balls, chars, tiles };
 }
 
@@ -65,7 +65,7 @@ function reference(world: World, prev: Before, mask: number, pickUp: number): nu
     for (const s of bodies) if (boxHits(s, x, y, x + w, y + h)) out.push(ControllerKind.Character, c, s, classify(s, prev.chars[c][0] + h, prev.chars[c][1]));
   }
   for (let i = 0; i < tm.controllerCount; i++) {
-    const { x, y } = tm.controller(i), hw = CW * 0.5;
+    const { x, y } = tm.controller(tm.idAt(IdKind.Controller, i)), hw = CW * 0.5;
     for (const s of bodies) if (boxHits(s, x - hw, y - CH, x + hw, y)) out.push(ControllerKind.TileController, i, s, classify(s, prev.tiles[i][0], prev.tiles[i][1]));
   }
   return out;
@@ -117,7 +117,7 @@ function flush(world: World): void {
     if (rl.charKind[c] !== 0) around(rl.charX[c], rl.charY[c], rl.charX[c] + rl.charW[c], rl.charY[c] + rl.charH[c]);
   }
   for (let i = 0; i < tm.controllerCount; i++) {
-    const { x, y } = tm.controller(i);
+    const { x, y } = tm.controller(tm.idAt(IdKind.Controller, i));
     around(f32(x - CW / 2), f32(y - CH), f32(x + CW / 2), f32(y));
   }
 }
@@ -132,8 +132,9 @@ describe("controllerContacts", () => {
         const rnd = mulberry32(100 + seed), int = (n: number) => Math.floor(rnd() * n);
         const p = world.platforms!, rl = world.rectLevel!, tm = world.tileMap!;
         for (let k = 0; k < 30; k++) p.addBall(int(640), int(300), 2 + int(12), int(400) - 200, int(400) - 300);
-        for (let k = 0; k < 12; k++) rl.addCharacter(int(600), int(300), 16, 40, k % 3 === 0 ? 2 : 1);
-        rl.removeCharacter(5); // a free slot is no controller
+        const chars: number[] = [];
+        for (let k = 0; k < 12; k++) chars.push(rl.addCharacter(int(600), int(300), 16, 40, k % 3 === 0 ? 2 : 1));
+        rl.removeCharacter(chars[5]); // a free slot is no controller
         for (let k = 0; k < 12; k++) tm.addController(int(600) + 8, int(300));
         scatter(world, seed, 400);
       }
@@ -142,7 +143,7 @@ describe("controllerContacts", () => {
         for (const world of worlds) {
           const rl = world.rectLevel!, tm = world.tileMap!;
           for (let c = 0; c < rl.charKind.length; c++) rl.charInput[c] = frame % 8 < 4 ? Input.Right : Input.Left | Input.Jump;
-          for (let i = 0; i < tm.controllerCount; i++) tm.setInput(i, frame % 6 < 3 ? Input.Left : Input.Right);
+          for (let i = 0; i < tm.controllerCount; i++) tm.setInput(tm.idAt(IdKind.Controller, i), frame % 6 < 3 ? Input.Left : Input.Right);
           const prev = before(world);
           world.platforms!.step(1 / 60);
           rl.stepCharacters();
@@ -172,13 +173,13 @@ describe("controllerContacts", () => {
         const world = await levelWorld(backend);
         const p = world.platforms!;
         // Each ball moves 10 down (or up) in one step; r = 5.
-        const stomp = p.addBall(50, 100, 5, 0, 600, 0, 0); // bottom 105 before the step
+        const stomp = p.indexOf(p.addBall(50, 100, 5, 0, 600, 0, 0)); // bottom 105 before the step
         const enemy = world.addRect(40, 105, 20, 10, ENEMY); // its top at the ball's bottom: a stomp
-        const side = p.addBall(150, 100, 5, 0, 600, 0, 0);
+        const side = p.indexOf(p.addBall(150, 100, 5, 0, 600, 0, 0));
         const wall = world.addRect(140, 104, 20, 10, ENEMY); // top 104, above the bottom 105: hurt
-        const up = p.addBall(250, 100, 5, 0, -600, 0, 0);
+        const up = p.indexOf(p.addBall(250, 100, 5, 0, -600, 0, 0));
         const above = world.addRect(240, 80, 20, 10, ENEMY); // met from below: hurt
-        const coin = p.addBall(350, 100, 5, 0, 600, 0, 0);
+        const coin = p.indexOf(p.addBall(350, 100, 5, 0, 600, 0, 0));
         const gem = world.addCircle(350, 112, 2, COIN); // falling onto it, but a pick-up
         p.step(1 / 60);
         const n = world.controllerContacts(ENEMY | COIN, COIN);
@@ -194,14 +195,14 @@ describe("controllerContacts", () => {
       it("a character or a tile controller falling onto an enemy stomps it; walking into one is hurt", async () => {
         const world = await levelWorld(backend);
         const rl = world.rectLevel!, tm = world.tileMap!;
-        // A character falls from 300 onto the rect floor at 400, over an enemy standing on it.
-        const falling = rl.addCharacter(100, 300, 16, 40);
+        // A character falls from just under the tile row (its bottom 336) onto the rect floor at 400, over an enemy standing on it.
+        const falling = rl.indexOf(rl.addCharacter(100, 337, 16, 40));
         const enemyA = world.addRect(98, 380, 20, 20, ENEMY);
         // A character on the floor walks right into an enemy standing beside it.
-        const walker = rl.addCharacter(200, 360, 16, 40);
+        const walker = rl.indexOf(rl.addCharacter(200, 360, 16, 40));
         const enemyB = world.addRect(230, 380, 20, 20, ENEMY);
         // A tile controller falls from 150 onto the tiles at row 20 (y 320), over an enemy there.
-        const dropper = tm.addController(5 * T + 8, 150);
+        const dropper = tm.indexOf(tm.addController(5 * T + 8, 150));
         const enemyC = world.addRect(5 * T, 300, 16, 20, ENEMY);
         const seen = new Map<string, number>();
         for (let frame = 0; frame < 120; frame++) {
@@ -225,7 +226,7 @@ describe("controllerContacts", () => {
       it("touching is no contact; a placed controller has not fallen", async () => {
         const world = await levelWorld(backend);
         const rl = world.rectLevel!;
-        const c = rl.addCharacter(100, 100, 16, 40);
+        const c = rl.indexOf(rl.addCharacter(100, 100, 16, 40));
         world.addRect(116, 100, 10, 10, ENEMY); // touching its right side
         world.addRect(100, 140, 16, 10, ENEMY); // under its feet, touching
         world.addPoint(100, 120, ENEMY); // on its left edge

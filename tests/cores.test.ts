@@ -49,8 +49,10 @@ describe("the packaged cores", () => {
     expect(simd.reduce((a, b) => a + b, 0)).toBeGreaterThan(30);
   });
 
-  it("both stay under 32 KB gzipped", () => {
-    for (const bytes of [scalarBytes, simdBytes]) expect(gzipSync(bytes, { level: 9 }).length).toBeLessThan(32 * 1024);
+  // Every part in one core: the level grid, the moves across parts, the controllers against every
+  // part and their contacts. 40 KB gzipped is the budget of a page that uses every part.
+  it("both stay under 40 KB gzipped", () => {
+    for (const bytes of [scalarBytes, simdBytes]) expect(gzipSync(bytes, { level: 9 }).length).toBeLessThan(40 * 1024);
   });
 });
 
