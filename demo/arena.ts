@@ -1,7 +1,7 @@
 // The arena page: one world with every part of a level (tiles, a rect level, platforms), tens of
 // thousands of bullets fired from emitters that ricochet off all of it in one moveBodies call per
-// frame, enemies that bounce round the level and stop bullets (firstHits), and a four-sensor player
-// character (stepCharacters). The scene is fixtures/arena.ts, which the Node test plays too; this
+// frame, enemies on the tile map's controllers (stepControllers) that walk the level and stop
+// bullets (firstHits), and a four-sensor player character (stepCharacters). The scene is fixtures/arena.ts, which the Node test plays too; this
 // page adds the keys, the drawing, the HUD (ms of each batched call) and Save / Load over
 // world.snapshot() / restore(). Publishes window.__hitcoreArena for tests/arena_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
@@ -315,10 +315,10 @@ function drawLevel(game: ArenaGame): Uint32Array {
       }
     }
   }
-  // The rect obstacles: the instances after the ones laid under the map's solid cells.
+  // The rect obstacles.
   const level = game.level, box = new Float64Array(4);
   g.fillStyle = RECT_COLOUR;
-  for (let k = game.shellInstances; k < level.instanceCount; k++) {
+  for (let k = 0; k < level.instanceCount; k++) {
     const i = level.idAt(IdKind.Instance, k);
     for (let r = 0, m = level.instanceRectCount(i); r < m; r++) {
       level.worldRect(i, r, box);
@@ -385,7 +385,7 @@ function showHud(): void {
   const lines = [
     `fps ${p.fps.toFixed(1)}, frame ${p.frameMs.toFixed(2)} ms, render ${p.renderMs.toFixed(2)} ms (medians, 1 s)`,
     `moveBodies     ${p.moveBulletsMs.toFixed(2).padStart(6)} ms  ${n(p.bullets)} bullets, bounce 0.9`,
-    `moveBodies     ${p.moveEnemiesMs.toFixed(2).padStart(6)} ms  ${p.enemies} enemies, bounce 1`,
+    `stepControllers${p.moveEnemiesMs.toFixed(2).padStart(6)} ms  ${p.enemies} enemies (tile controllers)`,
     `firstHits      ${p.firstHitsMs.toFixed(2).padStart(6)} ms  bullets vs enemies`,
     `stepCharacters ${p.stepCharactersMs.toFixed(2).padStart(6)} ms  the player`,
     `level hits     ${n(p.levelHitsFrame)} now; tiles ${n(p.levelHits.tiles)}, rects ${n(p.levelHits.rects)},`,
