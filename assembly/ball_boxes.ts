@@ -27,14 +27,14 @@ import { PART_RECTS, PART_TILES } from "../layout/moves.ts";
 import { PLATFORMS_SCRATCH, X_BOX_X0, X_NEAR_X0, X_PROBE_X, X_PROBE_Y, X_SUB_Y } from "../layout/platforms.ts";
 import { PLATFORMS_HEADER } from "../layout/grid.ts";
 import {
-  MIRROR_X, MIRROR_Y, RH_CANDS, RH_DEPTH, RH_INST_BOX, RH_INST_FLAGS, RH_INST_PREFAB, RH_INST_X, RH_INST_Y, RH_INSTANCES, RH_ITEMS,
-  RH_NODE_BOX, RH_NODE_START, RH_NODE_SUB, RH_PREFAB_BOX, RH_RECTS, RH_STACK, STACK_CAP,
+  RH_CANDS, RH_DEPTH, RH_INST_BOX, RH_INSTANCES, RH_ITEMS,
+  RH_NODE_BOX, RH_NODE_START, RH_NODE_SUB, RH_STACK, STACK_CAP,
 } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, count, noteContact } from "./platform_grid.ts";
-import { f32At, f64At, i32At, setF64, setI32 } from "./memory.ts";
+import { f64At, i32At, setF64, setI32 } from "./memory.ts";
 import { tileFlags } from "./moves.ts";
-import { rectEnd, rectStart, rh } from "./rect_level.ts";
+import { rectEnd, rectStart, rh, worldRectInto } from "./rect_level.ts";
 import { th } from "./tile_map.ts";
 
 const SCRATCH = PLATFORMS_HEADER + PLATFORMS_SCRATCH;
@@ -115,7 +115,7 @@ export function foldBoxes(parts: i32): void {
     const end = rectEnd(i);
     for (let q = rectStart(i); q < end; q++) {
       tested++;
-      rectBox(i, q, BOX_X0);
+      worldRectInto(i, q, BOX_X0);
       if (resolveBox(false)) {
         touched++;
         noteContact(PART_RECTS, i);
@@ -173,24 +173,6 @@ function nearInstances(out: i32): i32 {
     }
   }
   return found;
-}
-
-/** World box of prefab rect q placed by instance i into the four slots at `at` (the rect level's worldRect, into memory). */
-function rectBox(i: i32, q: i32, at: i32): void {
-  const rp = rh(RH_RECTS) + (q << 4);
-  let x = <f64>f32At(rp), y = <f64>f32At(rp + 4);
-  const w = <f64>f32At(rp + 8), h = <f64>f32At(rp + 12);
-  const flags = i32At(rh(RH_INST_FLAGS) + (i << 2));
-  if (flags & (MIRROR_X | MIRROR_Y)) {
-    const bp = rh(RH_PREFAB_BOX) + (i32At(rh(RH_INST_PREFAB) + (i << 2)) << 4);
-    if (flags & MIRROR_X) x = (<f64>f32At(bp) + <f64>f32At(bp + 8)) - (x + w);
-    if (flags & MIRROR_Y) y = (<f64>f32At(bp + 4) + <f64>f32At(bp + 12)) - (y + h);
-  }
-  const x0 = <f64>f32At(rh(RH_INST_X) + (i << 2)) + x, y0 = <f64>f32At(rh(RH_INST_Y) + (i << 2)) + y;
-  setF64(at, x0);
-  setF64(at + 8, y0);
-  setF64(at + 16, x0 + w);
-  setF64(at + 24, y0 + h);
 }
 
 /**
@@ -298,7 +280,7 @@ function solidAt(): bool {
 
 /** Whether PROBE_* lies in the world box of prefab rect q placed by instance i (closed). */
 function probeInRect(i: i32, q: i32): bool {
-  rectBox(i, q, NEAR);
+  worldRectInto(i, q, NEAR);
   const qx = f64At(PROBE_X), qy = f64At(PROBE_Y);
   return qx >= f64At(NEAR) && qx <= f64At(NEAR + 16) && qy >= f64At(NEAR + 8) && qy <= f64At(NEAR + 24);
 }

@@ -25,13 +25,13 @@ import { HS_STRIDE, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS, 
   P_POLY_EXTENT, P_POLY_ITEMS, P_POLY_START, P_SURF_CELLS, P_SURF_COUNT, P_SURF_ITEMS, P_SURFACES, SURF_STRIDE,
 } from "../layout/platforms.ts";
 import {
-  MIRROR_X, MIRROR_Y, RH_CANDS, RH_DEPTH, RH_INST_BOX, RH_INST_FLAGS, RH_INST_PREFAB, RH_INST_X, RH_INST_Y, RH_INSTANCES,
-  RH_ITEMS, RH_NODE_BOX, RH_NODE_START, RH_NODE_SUB, RH_PREFAB_BOX, RH_RECTS, RH_STACK, STACK_CAP,
+  RH_CANDS, RH_DEPTH, RH_INST_BOX, RH_INSTANCES,
+  RH_ITEMS, RH_NODE_BOX, RH_NODE_START, RH_NODE_SUB, RH_STACK, STACK_CAP,
 } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { headerI32 } from "./header.ts";
 import { f32At, f64At, i32At, setF64, setI32, u8At } from "./memory.ts";
-import { rectEnd, rectStart, rh } from "./rect_level.ts";
+import { rectEnd, rectStart, rh, worldRectInto } from "./rect_level.ts";
 
 // Scratch (f64 slots of a static block; valid during one kernel call).
 const SCRATCH = <i32>memory.data(36 * 8);
@@ -462,7 +462,7 @@ function rectsAtPoint(): void {
     const i = i32At(cands + (k << 2));
     const end = rectEnd(i);
     for (let r = rectStart(i); r < end; r++) {
-      rectAt(i, r);
+      worldRectInto(i, r, SCRATCH + (W_X0 << 3)); // W_X0 .. W_Y1 are four consecutive slots
       const rx0 = sc(W_X0), ry0 = sc(W_Y0), rx1 = sc(W_X1), ry1 = sc(W_Y1);
       if (!(rx0 <= px && px < rx1 && ry0 < py && py <= ry1)) continue;
       if (rx0 < left) left = rx0;
@@ -472,27 +472,6 @@ function rectsAtPoint(): void {
     }
   }
   setSc(Q_LEFT, left); setSc(Q_RIGHT, right); setSc(Q_TOP, top); setSc(Q_BOTTOM, bottom);
-}
-
-/**
- * World box of prefab rect r placed by instance i, into W_*: rect_level.ts' worldRect (the same
- * operations, so the same box), written to scratch rather than to its module variables, which
- * the js backend would box at each store.
- */
-// @ts-ignore: decorator
-@inline function rectAt(i: i32, r: i32): void {
-  const rp = rh(RH_RECTS) + (r << 4);
-  let x = <f64>f32At(rp), y = <f64>f32At(rp + 4);
-  const w = <f64>f32At(rp + 8), h = <f64>f32At(rp + 12);
-  const flags = i32At(rh(RH_INST_FLAGS) + (i << 2));
-  if (flags & (MIRROR_X | MIRROR_Y)) {
-    const bp = rh(RH_PREFAB_BOX) + (i32At(rh(RH_INST_PREFAB) + (i << 2)) << 4);
-    // Mirroring keeps the prefab's box in place: x' = x0 + x1 - (x + w).
-    if (flags & MIRROR_X) x = (<f64>f32At(bp) + <f64>f32At(bp + 8)) - (x + w);
-    if (flags & MIRROR_Y) y = (<f64>f32At(bp + 4) + <f64>f32At(bp + 12)) - (y + h);
-  }
-  const x0 = <f64>f32At(rh(RH_INST_X) + (i << 2)) + x, y0 = <f64>f32At(rh(RH_INST_Y) + (i << 2)) + y;
-  setSc(W_X0, x0); setSc(W_Y0, y0); setSc(W_X1, x0 + w); setSc(W_Y1, y0 + h);
 }
 
 /** Polyhedron k against the point (Q_X, Q_Y), by the rule of pointInShapes. */
@@ -536,7 +515,7 @@ export function shapesTopBelow(): void {
       const i = i32At(cands + (k << 2));
       const end = rectEnd(i);
       for (let r = rectStart(i); r < end; r++) {
-        rectAt(i, r);
+        worldRectInto(i, r, SCRATCH + (W_X0 << 3)); // W_X0 .. W_Y1 are four consecutive slots
         const rx0 = sc(W_X0), ry0 = sc(W_Y0), rx1 = sc(W_X1);
         if (!(ry0 >= y0 && ry0 < y1)) continue;
         if ((rx0 <= xa && xa < rx1) || (rx0 <= xb && xb < rx1)) offerTop(ry0, sc(W_Y1));

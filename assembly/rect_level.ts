@@ -81,6 +81,27 @@ export let wy1: f64 = 0;
   wx0 = tx + x; wy0 = ty + y; wx1 = wx0 + w; wy1 = wy0 + h;
 }
 
+/**
+ * worldRect into memory: the box's x0, y0, x1, y1 as f64 at `at` (scratch slots), for the parts
+ * whose doubles must not pass through module variables (the js backend boxes them).
+ */
+export function worldRectInto(i: i32, r: i32, at: i32): void {
+  const rp = rh(RH_RECTS) + (r << 4);
+  let x = <f64>load<f32>(rp), y = <f64>load<f32>(rp, 4);
+  const w = <f64>load<f32>(rp, 8), h = <f64>load<f32>(rp, 12);
+  const flags = load<i32>(rh(RH_INST_FLAGS) + (i << 2));
+  if (flags & (MIRROR_X | MIRROR_Y)) {
+    const bp = rh(RH_PREFAB_BOX) + (load<i32>(rh(RH_INST_PREFAB) + (i << 2)) << 4);
+    if (flags & MIRROR_X) x = (<f64>load<f32>(bp) + <f64>load<f32>(bp, 8)) - (x + w);
+    if (flags & MIRROR_Y) y = (<f64>load<f32>(bp, 4) + <f64>load<f32>(bp, 12)) - (y + h);
+  }
+  const x0 = <f64>load<f32>(rh(RH_INST_X) + (i << 2)) + x, y0 = <f64>load<f32>(rh(RH_INST_Y) + (i << 2)) + y;
+  store<f64>(at, x0);
+  store<f64>(at, y0, 8);
+  store<f64>(at, x0 + w, 16);
+  store<f64>(at, y0 + h, 24);
+}
+
 /** Closed overlap: touching boxes overlap (a character resting on the ground touches it). */
 // @ts-ignore: decorator
 @inline export function boxesOverlap(ax0: f64, ay0: f64, ax1: f64, ay1: f64, bx0: f64, by0: f64, bx1: f64, by1: f64): bool {
