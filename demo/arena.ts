@@ -6,11 +6,12 @@
 // world.snapshot() / restore(). Publishes window.__hitcoreArena for tests/arena_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import simdWasmUrl from "../dist/hitcore-simd.wasm?url";
+import levelText from "../fixtures/tiled/arena_level.tmj?raw";
 import {
-  ARENA_EMITTERS, ARENA_HEIGHT, ARENA_MAP, ARENA_POLYGONS, ARENA_SURFACES, ARENA_TILE, ARENA_WIDTH, ArenaGame, autopilotInput,
+  ARENA_EMITTERS, ARENA_HEIGHT, ARENA_TILE, ARENA_WIDTH, ArenaGame, autopilotInput,
   type ArenaClock, type ArenaSave,
 } from "../fixtures/arena.js";
-import { CharacterState, createWorld, IdKind, Input, Part, simdSupported, type Backend } from "../bindings/browser.js";
+import { CharacterState, createWorld, IdKind, Input, Part, simdSupported, TileCell, type Backend } from "../bindings/browser.js";
 import { RunnerKeys } from "./input.js";
 import { element, showError } from "./page.js";
 import { PixelLayer, rgba } from "./render.js";
@@ -205,7 +206,7 @@ async function start(bullets: number, core: CoreName): Promise<void> {
     // Room for every body up front: no growth (which would replace the views) while playing.
     const world = await createWorld({ backend, capacity: bullets + ENEMIES + 1, wasm: core === "wasm-simd" ? simdWasmUrl : wasmUrl });
     if (mine !== generation) return;
-    next = new ArenaGame(world, { bullets, enemies: ENEMIES });
+    next = new ArenaGame(world, { bullets, enemies: ENEMIES, level: JSON.parse(levelText) });
   } catch (err) {
     if (mine === generation) game = null;
     recordError(err);
@@ -298,15 +299,16 @@ function drawLevel(game: ArenaGame): Uint32Array {
   const g = ctx!, T = ARENA_TILE;
   g.fillStyle = BACKGROUND;
   g.fillRect(0, 0, ARENA_WIDTH, ARENA_HEIGHT);
-  for (let row = 0; row < ARENA_MAP.length; row++) {
-    for (let col = 0; col < ARENA_MAP[row].length; col++) {
-      const c = ARENA_MAP[row][col];
-      if (c === "#") {
+  const map = game.map, cells = map.cells;
+  for (let row = 0; row < map.rows; row++) {
+    for (let col = 0; col < map.cols; col++) {
+      const c = cells[row * map.cols + col];
+      if (c & TileCell.Platform) {
         g.fillStyle = TILE_COLOUR;
         g.fillRect(col * T, row * T, T, T);
         g.strokeStyle = "rgba(255, 255, 255, 0.06)";
         g.strokeRect(col * T + 0.5, row * T + 0.5, T - 1, T - 1);
-      } else if (c === "-") {
+      } else if (c & TileCell.OneWay) {
         // A grate: solid on top only (bullets from below pass).
         g.fillStyle = ONE_WAY_COLOUR;
         g.fillRect(col * T, row * T, T, 3);
@@ -325,8 +327,11 @@ function drawLevel(game: ArenaGame): Uint32Array {
       g.fillRect(box[0], box[1], box[2] - box[0], box[3] - box[1]);
     }
   }
+  const platforms = game.platforms;
   g.fillStyle = POLY_COLOUR;
-  for (const p of ARENA_POLYGONS) {
+  for (let k = 0; k < platforms.polyhedronCount; k++) {
+    const p = platforms.vertices(platforms.idAt(IdKind.Polyhedron, k));
+    if (!p) continue;
     g.beginPath();
     g.moveTo(p[0], p[1]);
     for (let i = 2; i < p.length; i += 2) g.lineTo(p[i], p[i + 1]);
@@ -336,9 +341,10 @@ function drawLevel(game: ArenaGame): Uint32Array {
   g.strokeStyle = SURFACE_COLOUR;
   g.lineWidth = 3;
   g.beginPath();
-  for (let i = 0; i < ARENA_SURFACES.length; i += 4) {
-    g.moveTo(ARENA_SURFACES[i], ARENA_SURFACES[i + 1]);
-    g.lineTo(ARENA_SURFACES[i + 2], ARENA_SURFACES[i + 3]);
+  for (let k = 0; k < platforms.surfaceCount; k++) {
+    const s = platforms.surface(platforms.idAt(IdKind.Surface, k)); // x0, y0, x1, y1 at 9 .. 12
+    g.moveTo(s[9], s[10]);
+    g.lineTo(s[11], s[12]);
   }
   g.stroke();
   g.lineWidth = 1;

@@ -1,14 +1,17 @@
 // The arena (fixtures/arena.ts, the scene of demo/arena.html) in Node: every core plays the same
-// game from the same inputs; bullets ricochet off every part of the level and stop at enemies; the
-// player stands on the floor the map's solid cells lay into the rect level; a save brings the
-// whole game back; a frame allocates nothing on the JS heap.
+// game from the same inputs; bullets ricochet off every part of the level (a Tiled map) and stop
+// at enemies; the enemies walk it as tile controllers; the player stands on the map's floor; a save
+// brings the whole game back; a frame allocates nothing on the JS heap.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Input, Part } from "../bindings/node.js";
-import { ARENA_HEIGHT, ARENA_TILE, ArenaGame, autopilotInput, BULLET_RADIUS } from "../fixtures/arena.js";
+import { IdKind, Input, Part } from "../bindings/node.js";
+import { ARENA_HEIGHT, ARENA_TILE, ArenaGame, autopilotInput, BULLET_RADIUS, ENEMY_HEIGHT, ENEMY_SIZE } from "../fixtures/arena.js";
 import { BACKENDS, gc, leastHeapPerCall, newWorld } from "./support.js";
 
+const LEVEL = JSON.parse(readFileSync(new URL("../fixtures/tiled/arena_level.tmj", import.meta.url), "utf8"));
+
 async function arena(backend: (typeof BACKENDS)[number], bullets = 3000): Promise<ArenaGame> {
-  return new ArenaGame(await newWorld(backend, { capacity: bullets + 64 }), { bullets });
+  return new ArenaGame(await newWorld(backend, { capacity: bullets + 64 }), { bullets, level: LEVEL });
 }
 
 describe("arena", () => {
@@ -41,6 +44,25 @@ describe("arena", () => {
     expect(outside).toBe(0);
     world.validate();
     game.level.validate();
+  });
+
+  it("walks the enemies on the level as tile controllers, their bodies following them", async () => {
+    const game = await arena("wasm-scalar", 200);
+    const world = game.world, map = game.map, n = game.bullets;
+    const startX = Array.from({ length: game.enemies }, (_, e) => world.x[n + e]);
+    for (let f = 0; f < 400; f++) game.step(autopilotInput(f));
+    let standing = 0, walked = 0;
+    for (let e = 0; e < game.enemies; e++) {
+      const c = map.idAt(IdKind.Controller, game.enemyControllers[e]), s = map.controller(c);
+      if (!s.falling) standing++;
+      if (Math.abs(world.x[n + e] - startX[e]) > ARENA_TILE) walked++;
+      // The body is the controller's box: its origin is the middle of the feet.
+      expect(world.x[n + e]).toBe(Math.fround(s.x - ENEMY_SIZE / 2));
+      expect(world.y[n + e]).toBe(Math.fround(s.y - ENEMY_HEIGHT));
+      expect(world.y[n + e] + ENEMY_HEIGHT).toBeLessThanOrEqual(ARENA_HEIGHT - ARENA_TILE); // never through the floor
+    }
+    expect(standing).toBeGreaterThan(game.enemies / 2);
+    expect(walked).toBeGreaterThan(game.enemies / 2);
   });
 
   it("lets the player stand on the floor and run along it", async () => {
