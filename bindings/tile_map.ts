@@ -56,6 +56,17 @@ export const TileHit = { Blocked: HIT_BLOCKED, Ladder: HIT_LADDER, Coin: HIT_COI
 export const TileContact = { Left: CONTACT_LEFT, Right: CONTACT_RIGHT, Down: CONTACT_DOWN, Up: CONTACT_UP } as const;
 /** Controller events of the last step (`controllerEvents`). */
 export const TileEvent = { Coin: EV_COIN, Landed: EV_LANDED, Head: EV_HEAD, Wall: EV_WALL, Step: EV_STEP, Climb: EV_CLIMB, Fall: EV_FALL, Hurt: EV_HURT, Jump: EV_JUMP } as const;
+
+/**
+ * Where a controller's fields lie in controllerReals and controllerInts, for a frame loop that reads
+ * and writes controllers by slot (indexOf once): controllerReals[Reals * slot + X], and
+ * controllerInts[Ints * slot + Input]. The methods that take a handle are for setup: a handle is a
+ * double, which V8 allocates a heap number for when it crosses a call it does not inline.
+ */
+export const ControllerField = {
+  Reals: CTL_F_FIELDS, X: CF_X, Y: CF_Y, DX: CF_DX, DY: CF_DY,
+  Ints: CTL_I_FIELDS, State: CI_STATE, Input: CI_INPUT, Events: CI_EVENTS, Hurting: CI_HURTING, Score: CI_SCORE, Hits: CI_HITS,
+} as const;
 export { NO_MONSTER, OUTSIDE as OUTSIDE_MAP, POINT_CAP as TILE_POINT_CAP };
 
 /** Coordinates beyond tileSize x this are rejected (cell indices must stay exact integers). */
