@@ -27,14 +27,13 @@ import { PART_RECTS, PART_TILES } from "../layout/moves.ts";
 import { PLATFORMS_SCRATCH, X_BOX_X0, X_NEAR_X0, X_PROBE_X, X_PROBE_Y, X_SUB_Y } from "../layout/platforms.ts";
 import { PLATFORMS_HEADER } from "../layout/grid.ts";
 import {
-  RH_CANDS, RH_DEPTH, RH_INST_BOX, RH_INSTANCES, RH_ITEMS,
-  RH_NODE_BOX, RH_NODE_START, RH_NODE_SUB, RH_STACK, STACK_CAP,
+  RH_CANDS, RH_DEPTH, RH_INSTANCES,
 } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { BALL_R, BALL_VX, BALL_VY, BALL_X, BALL_Y, count, noteContact } from "./platform_grid.ts";
 import { f64At, i32At, setF64, setI32 } from "./memory.ts";
 import { tileFlags } from "./moves.ts";
-import { rectEnd, rectStart, rh, worldRectInto } from "./rect_level.ts";
+import { rectEnd, rectStart, rh, treeQueryAt, worldRectInto } from "./rect_level.ts";
 import { th } from "./tile_map.ts";
 
 const SCRATCH = PLATFORMS_HEADER + PLATFORMS_SCRATCH;
@@ -83,7 +82,7 @@ export function foldBoxes(parts: i32): void {
     setF64(NEAR + 8, py - reach);
     setF64(NEAR + 16, px + reach);
     setF64(NEAR + 24, py + reach);
-    candCount = nearInstances(rh(RH_CANDS));
+    candCount = treeQueryAt(NEAR, rh(RH_CANDS));
   }
   if (useTiles) {
     const cols = th(T_COLS), rows = th(T_ROWS), wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0, cells = th(T_CELLS);
@@ -123,56 +122,6 @@ export function foldBoxes(parts: i32): void {
     }
   }
   count(tested, touched);
-}
-
-/**
- * Instances whose master box overlaps the box in NEAR (closed), written to `out`; returns how many.
- * The quadtree walk of rect_level.ts's treeQuery, in the same order, with the box read from memory:
- * the js backend boxes doubles passed to a call V8 does not inline, and this runs every sub-step.
- */
-function nearInstances(out: i32): i32 {
-  const depth = rh(RH_DEPTH);
-  const nbp = rh(RH_NODE_BOX), startp = rh(RH_NODE_START), subp = rh(RH_NODE_SUB), itemsp = rh(RH_ITEMS);
-  const boxp = rh(RH_INST_BOX), stackp = rh(RH_STACK);
-  const x0 = f64At(NEAR), y0 = f64At(NEAR + 8), x1 = f64At(NEAR + 16), y1 = f64At(NEAR + 24);
-  if (depth < 0 || i32At(subp) == 0) return 0;
-  if (!(x0 <= f64At(nbp + 16) && f64At(nbp) <= x1 && y0 <= f64At(nbp + 24) && f64At(nbp + 8) <= y1)) return 0;
-  let found = 0, top = 1;
-  setI32(stackp, 0); // packed node: level << 24 | iy << 12 | ix
-  while (top > 0) {
-    top--;
-    const packed = i32At(stackp + (top << 2));
-    const L = packed >>> 24, iy = (packed >>> 12) & 0xfff, ix = packed & 0xfff;
-    const node = ((1 << (L << 1)) - 1) / 3 + iy * (1 << L) + ix;
-    const start = i32At(startp + (node << 2)), end = i32At(startp + ((node + 1) << 2));
-    for (let k = start; k < end; k++) {
-      const i = i32At(itemsp + (k << 2));
-      const o = boxp + (i << 5);
-      if (!(x0 <= f64At(o + 16))) continue;
-      if (!(f64At(o) <= x1)) continue;
-      if (!(y0 <= f64At(o + 24))) continue;
-      if (!(f64At(o + 8) <= y1)) continue;
-      setI32(out + (found << 2), i);
-      found++;
-    }
-    if (L >= depth) continue;
-    const p = nbp + (node << 5);
-    const mx = (f64At(p) + f64At(p + 16)) * 0.5, my = (f64At(p + 8) + f64At(p + 24)) * 0.5;
-    const left = x0 <= mx, right = x1 >= mx, up = y0 <= my, down = y1 >= my;
-    const coff = ((1 << ((L + 1) << 1)) - 1) / 3, cside = 2 << L;
-    for (let q = 3; q >= 0; q--) {
-      const cx = q & 1, cy = q >> 1;
-      if (!(cx ? right : left)) continue;
-      if (!(cy ? down : up)) continue;
-      const cix = (ix << 1) + cx, ciy = (iy << 1) + cy;
-      if (i32At(subp + ((coff + ciy * cside + cix) << 2)) == 0) continue;
-      if (top < STACK_CAP) {
-        setI32(stackp + (top << 2), ((L + 1) << 24) | (ciy << 12) | cix);
-        top++;
-      }
-    }
-  }
-  return found;
 }
 
 /**

@@ -26,12 +26,11 @@ import { HS_STRIDE, P_GRID_COLS, P_GRID_INV, P_GRID_OX, P_GRID_OY, P_GRID_ROWS, 
 } from "../layout/platforms.ts";
 import {
   RH_CANDS, RH_DEPTH, RH_INST_BOX, RH_INSTANCES,
-  RH_ITEMS, RH_NODE_BOX, RH_NODE_START, RH_NODE_SUB, RH_STACK, STACK_CAP,
 } from "../layout/rects.ts";
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { headerI32 } from "./header.ts";
 import { f32At, f64At, i32At, setF64, setI32, u8At } from "./memory.ts";
-import { rectEnd, rectStart, rh, worldRectInto } from "./rect_level.ts";
+import { rectEnd, rectStart, rh, treeQueryAt, worldRectInto } from "./rect_level.ts";
 
 // Scratch (f64 slots of a static block; valid during one kernel call).
 const SCRATCH = <i32>memory.data(36 * 8);
@@ -404,10 +403,9 @@ export function pointInShapes(): bool {
 
 /**
  * The rect level's instances whose master box touches the box B_* (closed), into RH_CANDS;
- * returns their number. rect_level.ts' treeQuery walk (the quadtree, then the master boxes), with
- * the box read from scratch: the query takes no double argument, which the js backend would box at
- * each call (treeQuery is too big for V8 to inline into these callers). Without a tree, every
- * master box is tested.
+ * returns their number: rect_level.ts' treeQueryAt, which reads the box from scratch (a double
+ * passed to treeQuery, too big for V8 to inline here, would be boxed in the js backend). Without
+ * a tree, every master box is tested.
  */
 function rectCandidates(): i32 {
   const x0 = sc(B_X0), y0 = sc(B_Y0), x1 = sc(B_X1), y1 = sc(B_Y1), out = rh(RH_CANDS);
@@ -421,36 +419,7 @@ function rectCandidates(): i32 {
     }
     return found;
   }
-  const nbp = rh(RH_NODE_BOX), startp = rh(RH_NODE_START), subp = rh(RH_NODE_SUB), itemsp = rh(RH_ITEMS), stackp = rh(RH_STACK);
-  if (i32At(subp) == 0 || !overlap(x0, y0, x1, y1, f64At(nbp), f64At(nbp + 8), f64At(nbp + 16), f64At(nbp + 24))) return 0;
-  setI32(stackp, 0); // packed node: level << 24 | iy << 12 | ix
-  let top = 1;
-  while (top > 0) {
-    top--;
-    const packed = i32At(stackp + (top << 2));
-    const L = packed >>> 24, iy = (packed >>> 12) & 0xfff, ix = packed & 0xfff;
-    const node = ((1 << (L << 1)) - 1) / 3 + iy * (1 << L) + ix;
-    const end = i32At(startp + ((node + 1) << 2));
-    for (let k = i32At(startp + (node << 2)); k < end; k++) {
-      const i = i32At(itemsp + (k << 2));
-      const o = boxp + (i << 5);
-      if (overlap(x0, y0, x1, y1, f64At(o), f64At(o + 8), f64At(o + 16), f64At(o + 24))) { setI32(out + (found << 2), i); found++; }
-    }
-    if (L >= depth) continue;
-    // The quadrants the box reaches (closed, like the overlap test), children in index order.
-    const p = nbp + (node << 5);
-    const mx = (f64At(p) + f64At(p + 16)) * 0.5, my = (f64At(p + 8) + f64At(p + 24)) * 0.5;
-    const coff = ((1 << ((L + 1) << 1)) - 1) / 3, cside = 2 << L;
-    for (let q = 3; q >= 0; q--) {
-      const cx = q & 1, cy = q >> 1;
-      if (!(cx ? x1 >= mx : x0 <= mx) || !(cy ? y1 >= my : y0 <= my)) continue;
-      const cix = (ix << 1) + cx, ciy = (iy << 1) + cy;
-      if (i32At(subp + ((coff + ciy * cside + cix) << 2)) == 0 || top >= STACK_CAP) continue;
-      setI32(stackp + (top << 2), ((L + 1) << 24) | (ciy << 12) | cix);
-      top++;
-    }
-  }
-  return found;
+  return treeQueryAt(SCRATCH + (B_X0 << 3), out); // B_X0 .. B_Y1 are four consecutive slots
 }
 
 function rectsAtPoint(): void {
