@@ -226,20 +226,36 @@ export function rectsBuild(depth: i32): i32 {
 
 /**
  * Instances whose master box overlaps (x0, y0, x1, y1), written to `out` (i32 pointer); returns
- * their number. Counts node steps and instance tests into the current call's stats.
+ * their number. Counts node steps and instance tests into the current call's stats. The box goes
+ * to memory for treeQueryAt, the one walk.
  */
 export function treeQuery(x0: f64, y0: f64, x1: f64, y1: f64, out: i32): i32 {
+  store<f64>(QUERY_BOX, x0);
+  store<f64>(QUERY_BOX, y0, 8);
+  store<f64>(QUERY_BOX, x1, 16);
+  store<f64>(QUERY_BOX, y1, 24);
+  return treeQueryAt(QUERY_BOX, out);
+}
+
+// treeQuery's box (static scratch, not an allocation).
+const QUERY_BOX = memory.data(32, 8);
+
+/**
+ * treeQuery for a box held in memory (x0, y0, x1, y1 as f64 at `box`): the quadtree walk. The other
+ * parts' steps (balls, tile characters) call it with their box in scratch: the js backend boxes a
+ * double passed to a call V8 does not inline. Counts node steps and instance tests into the
+ * current call's stats (a rect-level call resets them first).
+ */
+export function treeQueryAt(box: i32, out: i32): i32 {
   const depth = rh(RH_DEPTH);
-  if (depth < 0) return 0;
   const nbp = rh(RH_NODE_BOX), startp = rh(RH_NODE_START), subp = rh(RH_NODE_SUB), itemsp = rh(RH_ITEMS);
   const boxp = rh(RH_INST_BOX), stackp = rh(RH_STACK);
-  if (load<i32>(subp) == 0) return 0;
+  const x0 = load<f64>(box), y0 = load<f64>(box, 8), x1 = load<f64>(box, 16), y1 = load<f64>(box, 24);
+  if (depth < 0 || load<i32>(subp) == 0) return 0;
   // The root holds the union of the boxes: a query outside it cannot find anything.
   if (!boxesOverlap(x0, y0, x1, y1, load<f64>(nbp), load<f64>(nbp, 8), load<f64>(nbp, 16), load<f64>(nbp, 24))) return 0;
-  let found = 0;
-  let top = 0;
+  let found = 0, top = 1;
   store<i32>(stackp, 0); // packed node: level << 24 | iy << 12 | ix
-  top = 1;
   while (top > 0) {
     top--;
     const packed = load<i32>(stackp + (top << 2));
@@ -275,57 +291,6 @@ export function treeQuery(x0: f64, y0: f64, x1: f64, y1: f64, out: i32): i32 {
     const coff = levelOffset(L + 1), cside = 2 << L;
     // Pushed in reverse so children pop in index order (top-left first). Two `continue`s rather
     // than `||`, which binaryen makes a branchless `|` of two booleans in the js translation.
-    for (let q = 3; q >= 0; q--) {
-      const cx = q & 1, cy = q >> 1;
-      if (!(cx ? right : left)) continue;
-      if (!(cy ? down : up)) continue;
-      const cix = (ix << 1) + cx, ciy = (iy << 1) + cy;
-      if (load<i32>(subp + ((coff + ciy * cside + cix) << 2)) == 0) continue;
-      if (top < STACK_CAP) {
-        store<i32>(stackp + (top << 2), ((L + 1) << 24) | (ciy << 12) | cix);
-        top++;
-      }
-    }
-  }
-  return found;
-}
-
-/**
- * treeQuery for a box held in memory (x0, y0, x1, y1 as f64 at `box`), without counting stats: the
- * same walk, in the same order. For the other parts' steps (balls, tile characters), which run it
- * often and keep their doubles in memory: the js backend boxes a double passed to a call V8 does
- * not inline.
- */
-export function treeQueryAt(box: i32, out: i32): i32 {
-  const depth = rh(RH_DEPTH);
-  const nbp = rh(RH_NODE_BOX), startp = rh(RH_NODE_START), subp = rh(RH_NODE_SUB), itemsp = rh(RH_ITEMS);
-  const boxp = rh(RH_INST_BOX), stackp = rh(RH_STACK);
-  const x0 = load<f64>(box), y0 = load<f64>(box, 8), x1 = load<f64>(box, 16), y1 = load<f64>(box, 24);
-  if (depth < 0 || load<i32>(subp) == 0) return 0;
-  if (!(x0 <= load<f64>(nbp, 16) && load<f64>(nbp) <= x1 && y0 <= load<f64>(nbp, 24) && load<f64>(nbp, 8) <= y1)) return 0;
-  let found = 0, top = 1;
-  store<i32>(stackp, 0); // packed node: level << 24 | iy << 12 | ix
-  while (top > 0) {
-    top--;
-    const packed = load<i32>(stackp + (top << 2));
-    const L = packed >>> 24, iy = (packed >>> 12) & 0xfff, ix = packed & 0xfff;
-    const node = levelOffset(L) + iy * (1 << L) + ix;
-    const start = load<i32>(startp + (node << 2)), end = load<i32>(startp + ((node + 1) << 2));
-    for (let k = start; k < end; k++) {
-      const i = load<i32>(itemsp + (k << 2));
-      const o = boxp + (i << 5);
-      if (!(x0 <= load<f64>(o, 16))) continue;
-      if (!(load<f64>(o) <= x1)) continue;
-      if (!(y0 <= load<f64>(o, 24))) continue;
-      if (!(load<f64>(o, 8) <= y1)) continue;
-      store<i32>(out + (found << 2), i);
-      found++;
-    }
-    if (L >= depth) continue;
-    const p = nbp + (node << 5);
-    const mx = (load<f64>(p) + load<f64>(p, 16)) * 0.5, my = (load<f64>(p, 8) + load<f64>(p, 24)) * 0.5;
-    const left = x0 <= mx, right = x1 >= mx, up = y0 <= my, down = y1 >= my;
-    const coff = levelOffset(L + 1), cside = 2 << L;
     for (let q = 3; q >= 0; q--) {
       const cx = q & 1, cy = q >> 1;
       if (!(cx ? right : left)) continue;
