@@ -28,13 +28,30 @@ import {
 } from "../layout/rects.ts";
 import { IN_JUMP, IN_LEFT, IN_RIGHT } from "../layout/input.ts";
 import {
-  boxesOverlap, countCharTest, countRectTests, findCandidates, flushStats, rectEnd, rectStart, resetStats, rh, rhF,
-  worldRect, wx0, wx1, wy0, wy1,
+  boxesOverlap, countCharTest, countRectTests, findCandidatesAt, flushStats, rectEnd, rectStart, resetStats, rh, rhF,
+  worldRectInto,
 } from "./rect_level.ts";
 import {
   C_ACC_A, C_ACC_B, C_H, C_INSET, C_SBOTTOM, C_STEP, C_STOP, C_W, C_X, C_XS, C_Y, C_YS, charOthers, PASS_SIDES, PASS_VERTICAL,
   sc, setSc, worldHasPlatforms, worldHasTiles,
 } from "./controller_level.ts";
+
+/** The instances whose master box meets the character's box (x, y, w, h), into `out`: findCandidatesAt over QUERY. */
+// @ts-ignore: decorator
+@inline function candidatesOver(search: i32, x: f64, y: f64, w: f64, h: f64, out: i32): i32 {
+  store<f64>(QUERY, x);
+  store<f64>(QUERY, y, 8);
+  store<f64>(QUERY, x + w, 16);
+  store<f64>(QUERY, y + h, 24);
+  return findCandidatesAt(search, QUERY, out);
+}
+
+// The box of candidatesOver (static scratch).
+const QUERY = memory.data(32, 8);
+
+// The world rect of the rect loops (static scratch: the js backend boxes the doubles it stores in
+// module variables, such as worldRect's).
+const RECT = memory.data(32, 8);
 
 /**
  * Steps every character one frame against the level (and players against enemies); returns the
@@ -87,7 +104,7 @@ export function rectsStepCharacters(search: i32): i32 {
     y += vy;
     // Candidates: instances whose master box overlaps the character's master box (none to look
     // for in a world of other parts alone: no query, whose doubles the js backend would box).
-    let n = instances > 0 ? findCandidates(search, x, y, x + w, y + h, cands) : 0;
+    let n = instances > 0 ? candidatesOver(search, x, y, w, h, cands) : 0;
     // Side sensors: the left one is pushed to the right edge of what it overlaps, the right one to the left edge.
     const half = x + w * 0.5;
     const sy0 = y + sTop, sy1 = y + h - step;
@@ -96,7 +113,8 @@ export function rectsStepCharacters(search: i32): i32 {
       const i = load<i32>(cands + (k << 2));
       const end = rectEnd(i);
       for (let r = rectStart(i); r < end; r++) {
-        worldRect(i, r);
+        worldRectInto(i, r, RECT);
+        const wx0 = load<f64>(RECT), wy0 = load<f64>(RECT, 8), wx1 = load<f64>(RECT, 16), wy1 = load<f64>(RECT, 24);
         countRectTests(2);
         if (boxesOverlap(x, sy0, half, sy1, wx0, wy0, wx1, wy1) && wx1 > toRight) toRight = wx1;
         if (boxesOverlap(half, sy0, x + w, sy1, wx0, wy0, wx1, wy1) && wx0 < toLeft) toLeft = wx0;
@@ -111,7 +129,7 @@ export function rectsStepCharacters(search: i32): i32 {
     if (toRight > -Infinity) { x = toRight; state |= ST_WALL_LEFT; if (vx < 0) vx = 0; }
     if (toLeft < Infinity) { x = toLeft - w; state |= ST_WALL_RIGHT; if (vx > 0) vx = 0; }
     // A side push moved the master box: what the head and feet can touch must be looked up again.
-    if ((toRight > -Infinity || toLeft < Infinity) && instances > 0) n = findCandidates(search, x, y, x + w, y + h, cands);
+    if ((toRight > -Infinity || toLeft < Infinity) && instances > 0) n = candidatesOver(search, x, y, w, h, cands);
     // Top and bottom sensors with the corrected x: land on the highest top, bump on the lowest bottom.
     const tx0 = x + inset, tx1 = x + w - inset;
     const by0 = y + h - sBottom, by1 = y + h, hy1 = y + sTop;
@@ -120,7 +138,8 @@ export function rectsStepCharacters(search: i32): i32 {
       const i = load<i32>(cands + (k << 2));
       const end = rectEnd(i);
       for (let r = rectStart(i); r < end; r++) {
-        worldRect(i, r);
+        worldRectInto(i, r, RECT);
+        const wx0 = load<f64>(RECT), wy0 = load<f64>(RECT, 8), wx1 = load<f64>(RECT, 16), wy1 = load<f64>(RECT, 24);
         countRectTests(2);
         if (boxesOverlap(tx0, by0, tx1, by1, wx0, wy0, wx1, wy1) && wy0 < ground) ground = wy0;
         if (boxesOverlap(tx0, y, tx1, hy1, wx0, wy0, wx1, wy1) && wy1 > ceiling) ceiling = wy1;

@@ -322,6 +322,12 @@ export function bruteQuery(x0: f64, y0: f64, x1: f64, y1: f64, out: i32): i32 {
 }
 
 /** Candidate instances for a box by SEARCH_* mode (SEARCH_FLAT: all of them, untested); returns their number. */
+/** findCandidates for a box held in memory (x0, y0, x1, y1 as f64 at `box`): no double crosses the call. */
+export function findCandidatesAt(search: i32, box: i32, out: i32): i32 {
+  if (search == SEARCH_TREE) return treeQueryAt(box, out);
+  return findCandidates(search, load<f64>(box), load<f64>(box, 8), load<f64>(box, 16), load<f64>(box, 24), out);
+}
+
 export function findCandidates(search: i32, x0: f64, y0: f64, x1: f64, y1: f64, out: i32): i32 {
   if (search == SEARCH_TREE) return treeQuery(x0, y0, x1, y1, out);
   if (search == SEARCH_BOXES) return bruteQuery(x0, y0, x1, y1, out);

@@ -146,6 +146,22 @@ describe("controllers against every part allocate nothing per step", () => {
       for (let f = 0; f < 20000; f++) frame();
       expect(leastHeapPerCall(frame, 400, 2)).toBeLessThan(2);
     });
+
+    it(`${backend}: four-sensor characters on a rect level's instances`, async () => {
+      const lines = randomCells(40, 30, 19);
+      const world = await newWorld(backend), level = world.addRectLevel();
+      const rects = cellRects(lines);
+      for (let k = 0; k < rects.length; k += 16) level.addInstance(level.addPrefab(rects.slice(k, k + 16)), 0, 0);
+      expect(level.instanceCount).toBeGreaterThan(10);
+      dropAll([level], lines, 20, 5);
+      const rnd = mulberry32(3);
+      const frame = () => {
+        for (let c = 0; c < level.characterCount; c++) level.charInput[c] = Math.floor(rnd() * 8);
+        level.stepCharacters();
+      };
+      for (let f = 0; f < 60000; f++) frame();
+      expect(leastHeapPerCall(frame, 1000, 2, 1, 14)).toBeLessThan(2);
+    });
   }
 });
 
