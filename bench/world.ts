@@ -2,7 +2,8 @@
 // prefab rects, 1,000 surfaces, 500 polyhedra) with ricochets, then their first hits against 1,500
 // enemies: two calls, on the SIMD core, the scalar core and the js backend.
 import { Bench } from "tinybench";
-import { createWorld, Response, TileCell, type World } from "../bindings/node.js";
+import * as hitcore from "../bindings/node.js";
+import { Response, type World } from "../bindings/node.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { simdWasm, TIME_MS, wasm } from "./harness.js";
 
@@ -11,9 +12,13 @@ const ENEMIES = 1500;
 const T = 16, COLS = 100, ROWS = 100, SIDE = COLS * T;
 const BULLET = 1, ENEMY = 2;
 
-/** The level and the bodies, the same on every core (one seed). */
-export async function arenaWorld(backend: "wasm" | "js", core?: URL): Promise<World> {
-  const world = await createWorld({ backend, wasm: core, capacity: BULLETS + ENEMIES });
+/** What the scene needs of a build of hitcore (this one, or another checkout's: bench/world_ab.ts). */
+export type Hitcore = Pick<typeof hitcore, "createWorld" | "TileCell">;
+
+/** The level and the bodies, the same on every core (one seed), in a world of `lib`. */
+export async function arenaWorld(backend: "wasm" | "js", core?: URL, lib: Hitcore = hitcore): Promise<World> {
+  const { TileCell } = lib;
+  const world = await lib.createWorld({ backend, wasm: core, capacity: BULLETS + ENEMIES });
   const rand = mulberry32(2027);
   const map = world.addTileMap({ cols: COLS, rows: ROWS, tileSize: T });
   for (let row = 0; row < ROWS; row++) {
@@ -44,12 +49,14 @@ export async function arenaWorld(backend: "wasm" | "js", core?: URL): Promise<Wo
   return world;
 }
 
-function frame(world: World): number {
+/** One frame: the bullets moved, then their first hits; returns the hits. */
+export function frame(world: World): number {
   world.moveBodies(BULLET, Response.Bounce, 1);
   return world.firstHits(BULLET, ENEMY);
 }
 
-function hash(world: World): number {
+/** A hash of every body's position. */
+export function hash(world: World): number {
   let h = 0x811c9dc5;
   const bytes = new Uint8Array(world.x.buffer, world.x.byteOffset, 4 * world.count);
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 16777619);
