@@ -210,7 +210,7 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
  */
 function castRects(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): void {
   const mode = kind == KIND_RECT ? CAST_BOX : kind == KIND_CIRCLE && hx > 0 ? CAST_CIRCLE : CAST_SEGMENT;
-  const n = listedRects(mode, cx, cy, hx, hy, dx, dy);
+  const n = listedRects(cx, cy, hx, hy, dx, dy);
   if (n == 0) return;
   if (!(n > 0 ? castRectsAmong(n, mode, cx, cy, dx, dy, hx, hy) : castRectsQuiet(mode, cx, cy, dx, dy, hx, hy))) return;
   // The rect's index within its instance's prefab.
@@ -233,6 +233,7 @@ function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, d
  * shapes lie inside the grid, so cells past its edges hold nothing.
  */
 function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
+  sweepC0 = 0; sweepC1 = -1; // no cells unless the grid's cells are read below
   const cols = i32At(wo(W_LEVEL_COLS));
   if (cols == 0) return LEVEL_RECTS | LEVEL_PLATFORMS;
   const rows = i32At(wo(W_LEVEL_ROWS)), always = i32At(wo(W_LEVEL_ALWAYS));
@@ -244,6 +245,7 @@ function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
   const c0 = fx0 < 0 ? 0 : <i32>fx0, c1 = fx1 >= <f64>cols ? cols - 1 : <i32>fx1;
   const r0 = fy0 < 0 ? 0 : <i32>fy0, r1 = fy1 >= <f64>rows ? rows - 1 : <i32>fy1;
   if ((c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_MOST_CELLS) return LEVEL_RECTS | LEVEL_PLATFORMS;
+  sweepC0 = c0; sweepC1 = c1; sweepR0 = r0; sweepR1 = r1;
   const cells = i32At(wo(W_LEVEL_CELLS));
   let bits = always;
   for (let r = r0; r <= r1; r++) {
@@ -253,24 +255,25 @@ function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
   return bits;
 }
 
+// The level grid cells levelBits read for the current sweep: [sweepC0, sweepC1] x [sweepR0,
+// sweepR1], empty (sweepC1 < sweepC0) when it read none. Per-call scratch.
+let sweepC0 = 0;
+let sweepC1 = -1;
+let sweepR0 = 0;
+let sweepR1 = -1;
+
 /**
- * The rect instances the level grid lists in the cells under the box swept by a body (centre, half
- * extents as the cast `mode` takes them) whose master box meets it, into RH_CANDS, each once;
- * returns their number, or -1 when the grid has no lists or the box covers more than
- * LEVEL_LIST_CELLS cells (the caller asks the quadtree).
+ * The rect instances the level grid lists in the cells levelBits read for the box swept by a body
+ * (centre, half extents: the box the rect cast takes) whose master box meets it, into RH_CANDS,
+ * each once; returns their number, or -1 when the grid has no lists or levelBits read no cells or
+ * more than LEVEL_LIST_CELLS (the caller asks the quadtree).
  */
-function listedRects(mode: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
-  const lists = i32At(wo(W_LEVEL_RLISTS)), cols = i32At(wo(W_LEVEL_COLS));
-  if (i32At(wo(W_LEVEL_RLISTED)) == 0 || cols == 0) return -1;
-  const a = mode == CAST_SEGMENT ? 0 : hx, b = mode == CAST_BOX ? hy : a;
-  const x0 = Math.min(cx, cx + dx) - a, x1 = Math.max(cx, cx + dx) + a;
-  const y0 = Math.min(cy, cy + dy) - b, y1 = Math.max(cy, cy + dy) + b;
-  const rows = i32At(wo(W_LEVEL_ROWS)), ox = f64At(wo(W_LEVEL_OX)), oy = f64At(wo(W_LEVEL_OY)), inv = f64At(wo(W_LEVEL_INV));
-  const fx0 = (x0 - ox) * inv, fx1 = (x1 - ox) * inv, fy0 = (y0 - oy) * inv, fy1 = (y1 - oy) * inv;
-  if (fx1 < 0 || fy1 < 0 || fx0 >= <f64>cols || fy0 >= <f64>rows) return 0; // every instance lies inside the grid
-  const c0 = fx0 < 0 ? 0 : <i32>fx0, c1 = fx1 >= <f64>cols ? cols - 1 : <i32>fx1;
-  const r0 = fy0 < 0 ? 0 : <i32>fy0, r1 = fy1 >= <f64>rows ? rows - 1 : <i32>fy1;
-  if ((c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_LIST_CELLS) return -1;
+function listedRects(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
+  const c0 = sweepC0, c1 = sweepC1, r0 = sweepR0, r1 = sweepR1;
+  if (i32At(wo(W_LEVEL_RLISTED)) == 0 || c1 < c0 || (c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_LIST_CELLS) return -1;
+  const x0 = Math.min(cx, cx + dx) - hx, x1 = Math.max(cx, cx + dx) + hx;
+  const y0 = Math.min(cy, cy + dy) - hy, y1 = Math.max(cy, cy + dy) + hy;
+  const lists = i32At(wo(W_LEVEL_RLISTS)), cols = i32At(wo(W_LEVEL_COLS)), rows = i32At(wo(W_LEVEL_ROWS));
   const items = lists + ((cols * rows + 1) << 2), cands = rh(RH_CANDS), boxes = rh(RH_INST_BOX);
   let n = 0;
   for (let r = r0; r <= r1; r++) {
