@@ -16,7 +16,7 @@ import {
   SEARCH_TREE,
 } from "../layout/rects.ts";
 import {
-  findCandidates, flushStats, rectEnd, rectStart, countRectTests, resetStats, rh, setRh, worldRect, wx0, wx1, wy0, wy1,
+  findCandidates, flushStats, rectEnd, rectStart, countRectTests, resetStats, rh, setRh, WORLD_RECT, worldRect,
 } from "./rect_level.ts";
 
 // The hit of the last castRect call, and the best hit of the current cast.
@@ -99,7 +99,8 @@ function castCandidates(n: i32, mode: i32, px: f64, py: f64, dx: f64, dy: f64, a
     for (let r = rectStart(i); r < end; r++) {
       worldRect(i, r);
       countRectTests(1);
-      if (!castRect(mode, px, py, dx, dy, a, b, wx0, wy0, wx1, wy1)) continue;
+      const o = WORLD_RECT;
+      if (!castRect(mode, px, py, dx, dy, a, b, load<f64>(o), load<f64>(o, 8), load<f64>(o, 16), load<f64>(o, 24))) continue;
       if (ht < bestT || (ht == bestT && (i < bestInst || (i == bestInst && r < bestRect)))) {
         bestT = ht; bestNx = hnx; bestNy = hny; bestInst = i; bestRect = r;
       }

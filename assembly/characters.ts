@@ -29,7 +29,7 @@ import {
 import { IN_JUMP, IN_LEFT, IN_RIGHT } from "../layout/input.ts";
 import {
   boxesOverlap, countCharTest, countRectTests, findCandidatesAt, flushStats, rectEnd, rectStart, resetStats, rh, rhF,
-  worldRectInto,
+  WORLD_RECT, worldRect,
 } from "./rect_level.ts";
 import {
   C_ACC_A, C_ACC_B, C_H, C_INSET, C_SBOTTOM, C_STEP, C_STOP, C_W, C_X, C_XS, C_Y, C_YS, charOthers, PASS_SIDES, PASS_VERTICAL,
@@ -48,10 +48,6 @@ import {
 
 // The box of candidatesOver (static scratch).
 const QUERY = memory.data(32, 8);
-
-// The world rect of the rect loops (static scratch: the js backend boxes the doubles it stores in
-// module variables, such as worldRect's).
-const RECT = memory.data(32, 8);
 
 /**
  * Steps every character one frame against the level (and players against enemies); returns the
@@ -113,8 +109,8 @@ export function rectsStepCharacters(search: i32): i32 {
       const i = load<i32>(cands + (k << 2));
       const end = rectEnd(i);
       for (let r = rectStart(i); r < end; r++) {
-        worldRectInto(i, r, RECT);
-        const wx0 = load<f64>(RECT), wy0 = load<f64>(RECT, 8), wx1 = load<f64>(RECT, 16), wy1 = load<f64>(RECT, 24);
+        worldRect(i, r);
+        const wx0 = load<f64>(WORLD_RECT), wy0 = load<f64>(WORLD_RECT, 8), wx1 = load<f64>(WORLD_RECT, 16), wy1 = load<f64>(WORLD_RECT, 24);
         countRectTests(2);
         if (boxesOverlap(x, sy0, half, sy1, wx0, wy0, wx1, wy1) && wx1 > toRight) toRight = wx1;
         if (boxesOverlap(half, sy0, x + w, sy1, wx0, wy0, wx1, wy1) && wx0 < toLeft) toLeft = wx0;
@@ -138,8 +134,8 @@ export function rectsStepCharacters(search: i32): i32 {
       const i = load<i32>(cands + (k << 2));
       const end = rectEnd(i);
       for (let r = rectStart(i); r < end; r++) {
-        worldRectInto(i, r, RECT);
-        const wx0 = load<f64>(RECT), wy0 = load<f64>(RECT, 8), wx1 = load<f64>(RECT, 16), wy1 = load<f64>(RECT, 24);
+        worldRect(i, r);
+        const wx0 = load<f64>(WORLD_RECT), wy0 = load<f64>(WORLD_RECT, 8), wx1 = load<f64>(WORLD_RECT, 16), wy1 = load<f64>(WORLD_RECT, 24);
         countRectTests(2);
         if (boxesOverlap(tx0, by0, tx1, by1, wx0, wy0, wx1, wy1) && wy0 < ground) ground = wy0;
         if (boxesOverlap(tx0, y, tx1, hy1, wx0, wy0, wx1, wy1) && wy1 > ceiling) ceiling = wy1;

@@ -38,7 +38,7 @@ import {
   AT_HALFSPACES, AT_POLY_CELLS, AT_POLY_EXTENT, AT_POLY_ITEMS, AT_POLY_START, AT_SURF_CELLS, AT_SURF_ITEMS, AT_SURFACES, BALL_X,
   BALL_Y, cellOf,
 } from "./platform_grid.ts";
-import { rectEnd, rectStart, resetStats, rh, treeQuery, worldRect, wx0, wx1, wy0, wy1 } from "./rect_level.ts";
+import { rectEnd, rectStart, resetStats, rh, treeQuery, WORLD_RECT, worldRect } from "./rect_level.ts";
 import { th } from "./tile_map.ts";
 import { fieldAt, hdr, headerI32, setHdr } from "./header.ts";
 import { f32At, f64At, i32At, setF64, setI32, truncI32, u32At, u8At } from "./memory.ts";
@@ -182,6 +182,7 @@ function overlapRects(circle: bool, x0: f64, y0: f64, x1: f64, y1: f64, cx: f64,
     const end = rectEnd(i);
     for (let q = rectStart(i); q < end; q++) {
       worldRect(i, q);
+      const wx0 = load<f64>(WORLD_RECT), wy0 = load<f64>(WORLD_RECT, 8), wx1 = load<f64>(WORLD_RECT, 16), wy1 = load<f64>(WORLD_RECT, 24);
       const hit = circle ? inRounded(cx, cy, r, wx0, wy0, wx1, wy1)
         : x0 == x1 && y0 == y1 ? x0 > wx0 && x0 < wx1 && y0 > wy0 && y0 < wy1 // a point: strictly inside
         : x0 < wx1 && x1 > wx0 && y0 < wy1 && y1 > wy0;

@@ -58,32 +58,19 @@ export function flushStats(found: i32): void {
   setRh(RS_FOUND, found);
 }
 
-// The world rect of the last worldRect call (wasm has no tuples).
-export let wx0: f64 = 0;
-export let wy0: f64 = 0;
-export let wx1: f64 = 0;
-export let wy1: f64 = 0;
+// The world rect of the last worldRect call: x0, y0, x1, y1 as f64 (static scratch; wasm has no
+// tuples, and the js backend boxes the doubles it keeps in module variables).
+export const WORLD_RECT = memory.data(32, 8);
 
-/** World box of prefab rect r placed by instance i: translate, and mirror inside the prefab's box. */
+/** World box of prefab rect r placed by instance i, into WORLD_RECT. */
 // @ts-ignore: decorator
 @inline export function worldRect(i: i32, r: i32): void {
-  const rp = rh(RH_RECTS) + (r << 4);
-  let x = <f64>load<f32>(rp), y = <f64>load<f32>(rp, 4);
-  const w = <f64>load<f32>(rp, 8), h = <f64>load<f32>(rp, 12);
-  const flags = load<i32>(rh(RH_INST_FLAGS) + (i << 2));
-  if (flags & (MIRROR_X | MIRROR_Y)) {
-    const bp = rh(RH_PREFAB_BOX) + (load<i32>(rh(RH_INST_PREFAB) + (i << 2)) << 4);
-    // Mirroring keeps the prefab's box in place: x' = x0 + x1 - (x + w).
-    if (flags & MIRROR_X) x = (<f64>load<f32>(bp) + <f64>load<f32>(bp, 8)) - (x + w);
-    if (flags & MIRROR_Y) y = (<f64>load<f32>(bp, 4) + <f64>load<f32>(bp, 12)) - (y + h);
-  }
-  const tx = <f64>load<f32>(rh(RH_INST_X) + (i << 2)), ty = <f64>load<f32>(rh(RH_INST_Y) + (i << 2));
-  wx0 = tx + x; wy0 = ty + y; wx1 = wx0 + w; wy1 = wy0 + h;
+  worldRectInto(i, r, WORLD_RECT);
 }
 
 /**
- * worldRect into memory: the box's x0, y0, x1, y1 as f64 at `at` (scratch slots), for the parts
- * whose doubles must not pass through module variables (the js backend boxes them).
+ * World box of prefab rect r placed by instance i, as x0, y0, x1, y1 (f64) at `at`: translate, and
+ * mirror inside the prefab's box.
  */
 export function worldRectInto(i: i32, r: i32, at: i32): void {
   const rp = rh(RH_RECTS) + (r << 4);
@@ -92,6 +79,7 @@ export function worldRectInto(i: i32, r: i32, at: i32): void {
   const flags = load<i32>(rh(RH_INST_FLAGS) + (i << 2));
   if (flags & (MIRROR_X | MIRROR_Y)) {
     const bp = rh(RH_PREFAB_BOX) + (load<i32>(rh(RH_INST_PREFAB) + (i << 2)) << 4);
+    // Mirroring keeps the prefab's box in place: x' = x0 + x1 - (x + w).
     if (flags & MIRROR_X) x = (<f64>load<f32>(bp) + <f64>load<f32>(bp, 8)) - (x + w);
     if (flags & MIRROR_Y) y = (<f64>load<f32>(bp, 4) + <f64>load<f32>(bp, 12)) - (y + h);
   }
