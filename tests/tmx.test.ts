@@ -3,8 +3,9 @@
 // runs on the tiled demo page (tests/tiled_browser.test.ts).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { HitcoreError, TileCell } from "../bindings/node.js";
+import { TileCell } from "../bindings/node.js";
 import { loadTiledMap, loadTiledMapSync } from "../bindings/tiled_load.js";
+import { refusal } from "./support.js";
 
 const FIXTURES = new URL("../fixtures/tiled/", import.meta.url);
 function fixture(path: string): string {
@@ -16,16 +17,6 @@ function lineOf(text: string, needle: string): number {
   const at = text.indexOf(needle);
   expect(at).toBeGreaterThanOrEqual(0);
   return text.slice(0, at).split("\n").length;
-}
-
-function refused(run: () => unknown): HitcoreError {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(HitcoreError);
-    return e as HitcoreError;
-  }
-  throw new Error("expected a refusal, the call returned");
 }
 
 /** Rows of cell flags top first, as characters (for readable expectations). */
@@ -101,44 +92,44 @@ describe("TMX maps", () => {
     const text = fixture("tower.tmx");
     const layerLine = lineOf(text, '<layer id="1"');
     // A bad attribute.
-    let e = refused(() => loadTiledMapSync(text.replace(`<layer id="1" name="ground" width="20"`, `<layer id="1" name="ground" width="wide"`), { resolve: fixture }));
+    let e = refusal(() => loadTiledMapSync(text.replace(`<layer id="1" name="ground" width="20"`, `<layer id="1" name="ground" width="wide"`), { resolve: fixture }));
     expect(e.message).toBe(`hitcore: Tiled map: <layer name="ground"> (line ${layerLine}) attribute width must be a positive integer, got "wide".`);
     // A bad gid in CSV: the <data> element's line and the index.
-    e = refused(() => loadTiledMapSync(text.replace("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\n0,0", "x,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\n0,0"), { resolve: fixture }));
+    e = refusal(() => loadTiledMapSync(text.replace("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\n0,0", "x,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,\n0,0"), { resolve: fixture }));
     expect(e.message).toMatch(new RegExp(`<data> \\(line ${layerLine + 1}\\)\\[0\\] \\(row 0, column 0 from the top\\) is "x", not a tile gid`));
     // A polygon point, an object, a property: each by its element.
     const polygonLine = lineOf(text, "<polygon");
-    e = refused(() => loadTiledMapSync(text.replace('points="0,0 48,0 48,-24"', 'points="0,0 48,zero 48,-24"'), { resolve: fixture }));
+    e = refusal(() => loadTiledMapSync(text.replace('points="0,0 48,0 48,-24"', 'points="0,0 48,zero 48,-24"'), { resolve: fixture }));
     expect(e.message).toMatch(new RegExp(`<polygon> \\(line ${polygonLine}\\) point 1 attribute y must be a finite number, got "zero"`));
-    e = refused(() => loadTiledMapSync(text.replace('name="lives" type="int" value="3"', 'name="lives" type="int" value="three"'), { resolve: fixture }));
+    e = refusal(() => loadTiledMapSync(text.replace('name="lives" type="int" value="3"', 'name="lives" type="int" value="three"'), { resolve: fixture }));
     expect(e.message).toMatch(new RegExp(`<property name="lives"> \\(line ${lineOf(text, 'name="lives"')}\\) \\("lives"\\) is an int property but its value is "three"`));
     // In the external tileset: its own file's line.
     const tsx = fixture("tiles.tsx");
-    e = refused(() => loadTiledMapSync(text, { resolve: (p) => (p === "tiles.tsx" ? tsx.replace('<tile id="3">', '<tile id="three">') : fixture(p)) }));
+    e = refusal(() => loadTiledMapSync(text, { resolve: (p) => (p === "tiles.tsx" ? tsx.replace('<tile id="3">', '<tile id="three">') : fixture(p)) }));
     expect(e.message).toMatch(new RegExp(`<tile> \\(line ${lineOf(tsx, '<tile id="3">')}\\) needs an integer id >= 0`));
     // Comments holding tags do not shift the count.
-    e = refused(() => loadTiledMapSync(text.replace(" <layer id=\"1\"", " <!-- <layer name=\"old\"/> -->\n <layer id=\"1\"").replace(`name="ground" width="20"`, `name="ground" width="-1"`), { resolve: fixture }));
+    e = refusal(() => loadTiledMapSync(text.replace(" <layer id=\"1\"", " <!-- <layer name=\"old\"/> -->\n <layer id=\"1\"").replace(`name="ground" width="20"`, `name="ground" width="-1"`), { resolve: fixture }));
     expect(e.message).toMatch(new RegExp(`<layer name="ground"> \\(line ${layerLine + 1}\\) attribute width`));
   });
 
   it("refuses malformed XML, entity declarations and deep nesting, with the line", () => {
     const text = fixture("tower.tmx");
-    let e = refused(() => loadTiledMapSync(text.replace("</objectgroup>", ""), { resolve: fixture }));
+    let e = refusal(() => loadTiledMapSync(text.replace("</objectgroup>", ""), { resolve: fixture }));
     expect(e.message).toMatch(/map is not well-formed XML \(line \d+, column \d+\)/);
     const laughs = `<?xml version="1.0"?>\n<!DOCTYPE map [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n<map width="1" height="1" tilewidth="8" tileheight="8"><properties><property name="x" value="&b;"/></properties></map>`;
-    e = refused(() => loadTiledMapSync(laughs));
+    e = refusal(() => loadTiledMapSync(laughs));
     expect(e.message).toMatch(/the DOCTYPE at line 2 declares entities; TMX needs none/);
     let deep = "";
     for (let d = 0; d < 300; d++) deep += `<group name="g${d}">\n`;
-    e = refused(() => loadTiledMapSync(`<map width="1" height="1" tilewidth="8" tileheight="8">\n${deep}`));
+    e = refusal(() => loadTiledMapSync(`<map width="1" height="1" tilewidth="8" tileheight="8">\n${deep}`));
     expect(e.message).toMatch(/elements nest more than 200 deep at line 201/);
     // 150 groups deep is fine (walked with an explicit stack).
     let ok = "", close = "";
     for (let d = 0; d < 150; d++) { ok += `<group offsetx="8">`; close += "</group>"; }
     const m = loadTiledMapSync(`<map width="1" height="1" tilewidth="8" tileheight="8">${ok}<objectgroup><object x="0" y="0" width="1" height="1"/></objectgroup>${close}</map>`, { maxCells: 1 });
     expect(m.rects[0]).toBe(1200);
-    expect(refused(() => loadTiledMapSync("<tileset/>")).message).toMatch(/is a "tileset" file, not a map/);
-    expect(refused(() => loadTiledMapSync("<svg/>")).message).toMatch(/root element <svg> \(line 1\) is not a Tiled map/);
-    expect(refused(() => loadTiledMapSync(text, { xml: "dom" })).code).toBe("INVALID_OPTION"); // Node has no DOMParser
+    expect(refusal(() => loadTiledMapSync("<tileset/>")).message).toMatch(/is a "tileset" file, not a map/);
+    expect(refusal(() => loadTiledMapSync("<svg/>")).message).toMatch(/root element <svg> \(line 1\) is not a Tiled map/);
+    expect(refusal(() => loadTiledMapSync(text, { xml: "dom" })).code).toBe("INVALID_OPTION"); // Node has no DOMParser
   });
 });
