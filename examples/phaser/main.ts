@@ -8,18 +8,17 @@ import Phaser from "phaser";
 import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelShapes, recordError, RunnerInput, type ArenaGame } from "../shared/arena_page.js";
 import { BULLET_RADIUS } from "../../fixtures/arena.js";
 
-// A point per bullet at (aX, aY) through the Extern's matrix (camera and transform), BULLET_RADIUS
-// * 2 pixels wide; uFlip turns y over when Phaser draws into a framebuffer instead of the canvas.
+// A point per bullet at (aX, aY), BULLET_RADIUS * 2 pixels wide, through the Extern's matrix
+// (camera and transform, turned over by Phaser when it draws into a framebuffer) and Phaser's
+// projection of the drawing context, as its own shaders do.
 const VERTEX = `
 attribute float aX;
 attribute float aY;
-uniform vec2 uSize;
+uniform mat4 uProjectionMatrix;
 uniform mat3 uMatrix;
-uniform float uFlip;
 uniform float uPointSize;
 void main() {
-  vec2 p = (uMatrix * vec3(aX, aY, 1.0)).xy;
-  gl_Position = vec4(p.x / uSize.x * 2.0 - 1.0, uFlip * (1.0 - p.y / uSize.y * 2.0), 0.0, 1.0);
+  gl_Position = uProjectionMatrix * vec4((uMatrix * vec3(aX, aY, 1.0)).xy, 0.0, 1.0);
   gl_PointSize = uPointSize;
 }`;
 const FRAGMENT = `
@@ -36,7 +35,7 @@ class BulletLayer extends Phaser.GameObjects.Extern {
   private yBuffer: WebGLBuffer | null = null;
   private bufferBytes = 0;
   private readonly matrix = new Float32Array(9);
-  private loc = { x: -1, y: -1, size: null as WebGLUniformLocation | null, matrix: null as WebGLUniformLocation | null, flip: null as WebGLUniformLocation | null, pointSize: null as WebGLUniformLocation | null, colour: null as WebGLUniformLocation | null };
+  private loc = { x: -1, y: -1, projection: null as WebGLUniformLocation | null, matrix: null as WebGLUniformLocation | null, pointSize: null as WebGLUniformLocation | null, colour: null as WebGLUniformLocation | null };
 
   constructor(scene: Phaser.Scene, private readonly game: ArenaGame) {
     super(scene);
@@ -67,8 +66,8 @@ class BulletLayer extends Phaser.GameObjects.Extern {
     const m = this.matrix, t = calcMatrix.matrix; // a, b, c, d, e, f: column-major for mat3
     m[0] = t[0]; m[1] = t[1]; m[3] = t[2]; m[4] = t[3]; m[6] = t[4]; m[7] = t[5]; m[8] = 1;
     gl.uniformMatrix3fv(l.matrix, false, m);
-    gl.uniform2f(l.size, drawingContext.width, drawingContext.height);
-    gl.uniform1f(l.flip, drawingContext.useCanvas ? 1 : -1);
+    renderer.setProjectionMatrixFromDrawingContext(drawingContext);
+    gl.uniformMatrix4fv(l.projection, false, renderer.projectionMatrix.val);
     gl.uniform1f(l.pointSize, 2 * BULLET_RADIUS);
     const c = Colour.bullet;
     gl.uniform3f(l.colour, (c >> 16) / 255, ((c >> 8) & 255) / 255, (c & 255) / 255);
@@ -96,8 +95,8 @@ class BulletLayer extends Phaser.GameObjects.Extern {
     this.yBuffer = gl.createBuffer();
     this.loc = {
       x: gl.getAttribLocation(program, "aX"), y: gl.getAttribLocation(program, "aY"),
-      size: gl.getUniformLocation(program, "uSize"), matrix: gl.getUniformLocation(program, "uMatrix"),
-      flip: gl.getUniformLocation(program, "uFlip"), pointSize: gl.getUniformLocation(program, "uPointSize"),
+      projection: gl.getUniformLocation(program, "uProjectionMatrix"), matrix: gl.getUniformLocation(program, "uMatrix"),
+      pointSize: gl.getUniformLocation(program, "uPointSize"),
       colour: gl.getUniformLocation(program, "uColour"),
     };
   }
