@@ -5,7 +5,7 @@
 // buffers straight from the wasm memory and draws every bullet as a point in one call, so no code
 // runs per bullet. Enemies and the player (25 bodies) are Rectangles placed from the same views.
 import Phaser from "phaser";
-import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelShapes, recordError, RunnerInput, type ArenaGame } from "../shared/arena_page.js";
+import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelShapes, probe, recordError, RunnerInput, type ArenaGame } from "../shared/arena_page.js";
 import { BULLET_RADIUS } from "../../fixtures/arena.js";
 
 // A point per bullet at (aX, aY), BULLET_RADIUS * 2 pixels wide, through the Extern's matrix
@@ -113,6 +113,7 @@ class ArenaScene extends Phaser.Scene {
 
   create(): void {
     const game = this.game_;
+    probe.renderer = this.game.renderer.type === Phaser.WEBGL ? "webgl" : "canvas";
     // The level never moves: one Graphics, drawn once.
     const shapes = levelShapes(game), level = this.add.graphics();
     for (let i = 0; i < shapes.rects.length; i += 5) {
@@ -157,7 +158,7 @@ class ArenaScene extends Phaser.Scene {
 }
 
 async function main(): Promise<void> {
-  const game = await createArena("phaser", Phaser.VERSION, "webgl");
+  const game = await createArena("phaser", Phaser.VERSION);
   new Phaser.Game({
     // WebGL: the bullets' Extern draws with WebGL; the drawing buffer is kept so the page can check its pixels.
     type: Phaser.WEBGL,

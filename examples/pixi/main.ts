@@ -4,7 +4,7 @@
 // world.y: each tick uploads them to the GPU straight from the wasm memory, so no code runs per
 // bullet. Enemies and the player (25 bodies) are Sprites placed from the same views.
 import { Application, Buffer, BufferUsage, Geometry, Graphics, Mesh, Shader, Sprite, Texture, UPDATE_PRIORITY, VERSION } from "pixi.js";
-import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelShapes, recordError, RunnerInput } from "../shared/arena_page.js";
+import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelShapes, probe, recordError, RunnerInput } from "../shared/arena_page.js";
 import { BULLET_RADIUS } from "../../fixtures/arena.js";
 
 // One point per bullet at (aX, aY), BULLET_RADIUS * 2 pixels wide (points, not instanced quads:
@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   });
   document.getElementById("stage")!.prepend(app.canvas);
   const gl = (app.renderer as { gl?: WebGLRenderingContext | WebGL2RenderingContext }).gl;
-  const game = await createArena("pixi", VERSION, typeof WebGL2RenderingContext !== "undefined" && gl instanceof WebGL2RenderingContext ? "webgl2" : "webgl");
+  const game = await createArena("pixi", VERSION);
+  probe.renderer = typeof WebGL2RenderingContext !== "undefined" && gl instanceof WebGL2RenderingContext ? "webgl2" : gl ? "webgl" : "other";
   const world = game.world;
 
   // The level never moves: one Graphics, drawn once.

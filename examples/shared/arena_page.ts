@@ -108,15 +108,18 @@ export function recordError(err: unknown): void {
   if (hud) hud.textContent = `error: ${message}`;
 }
 
-/** The arena in a new world: `?bullets=` (default 8,000) and `?core=scalar` choose; room for every body up front, so views never move while playing. */
-export async function createArena(engine: string, version: string, renderer: string): Promise<ArenaGame> {
+/**
+ * The arena in a new world: `?bullets=` (default 8,000) and `?core=scalar` choose; room for every
+ * body up front, so views never move while playing. The page sets probe.renderer once its engine runs.
+ */
+export async function createArena(engine: string, version: string): Promise<ArenaGame> {
   const params = new URLSearchParams(location.search);
   const asked = Number(params.get("bullets"));
   const bullets = Number.isInteger(asked) && asked >= 1 && asked <= MAX_BULLETS ? asked : DEFAULT_BULLETS;
   const simd = params.get("core") !== "scalar" && simdSupported();
   const world = await createWorld({ capacity: bullets + ENEMIES + 1, wasm: simd ? simdWasmUrl : wasmUrl });
   const game = new ArenaGame(world, { bullets, enemies: ENEMIES, level: JSON.parse(levelText) });
-  Object.assign(probe, { engine, version, renderer, ready: true, core: simd ? "wasm-simd" : "wasm-scalar", bullets, enemies: ENEMIES });
+  Object.assign(probe, { engine, version, ready: true, core: simd ? "wasm-simd" : "wasm-scalar", bullets, enemies: ENEMIES });
   return game;
 }
 
@@ -265,9 +268,17 @@ export function checkCanvas(game: ArenaGame, canvas: HTMLCanvasElement): void {
     p.bulletsSampled++;
     if (colourAt(bx, by) === Colour.bullet) p.bulletsDrawn++;
   }
+  const insideOther = (self: number, cx: number, cy: number): boolean => {
+    for (let e = 0; e < game.enemies; e++) {
+      const s = n + e;
+      if (e !== self && cx >= x[s] - 1 && cx <= x[s] + a[s] + 1 && cy >= y[s] - 1 && cy <= y[s] + b[s] + 1) return true;
+    }
+    return false;
+  };
   for (let e = 0; e < game.enemies; e++) {
     const s = n + e, cx = x[s] + a[s] / 2, cy = y[s] + b[s] / 2;
-    if (cx >= px0 && cx <= px1 && cy >= py0 && cy <= py1) continue; // the player is drawn over it
+    // Skipped where the player or another enemy may be drawn over its centre.
+    if ((cx >= px0 && cx <= px1 && cy >= py0 && cy <= py1) || insideOther(e, cx, cy)) continue;
     const c = colourAt(cx, cy), flashing = game.flash[e] > 0;
     p.enemiesSampled++;
     if (c === (flashing ? Colour.enemyHit : Colour.enemy)) p.enemiesDrawn++;
