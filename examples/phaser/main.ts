@@ -28,6 +28,16 @@ void main() {
   gl_FragColor = vec4(uColour, 1.0);
 }`;
 
+/** Where the bullet program's attributes and uniforms live. */
+interface Locations {
+  x: number;
+  y: number;
+  projection: WebGLUniformLocation | null;
+  matrix: WebGLUniformLocation | null;
+  pointSize: WebGLUniformLocation | null;
+  colour: WebGLUniformLocation | null;
+}
+
 /** Every bullet of the arena in one draw call, fed from the world's views. */
 class BulletLayer extends Phaser.GameObjects.Extern {
   private program: WebGLProgram | null = null;
@@ -35,7 +45,7 @@ class BulletLayer extends Phaser.GameObjects.Extern {
   private yBuffer: WebGLBuffer | null = null;
   private bufferBytes = 0;
   private readonly matrix = new Float32Array(9);
-  private loc = { x: -1, y: -1, projection: null as WebGLUniformLocation | null, matrix: null as WebGLUniformLocation | null, pointSize: null as WebGLUniformLocation | null, colour: null as WebGLUniformLocation | null };
+  private loc: Locations = { x: -1, y: -1, projection: null, matrix: null, pointSize: null, colour: null };
 
   constructor(scene: Phaser.Scene, private readonly game: ArenaGame) {
     super(scene);
