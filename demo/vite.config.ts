@@ -13,7 +13,7 @@ const pages = Object.fromEntries(readdirSync(demoRoot).filter((f) => f.endsWith(
 // Cross-origin isolation buys finer timers: Chromium coarsens performance.now() to 100 us
 // otherwise, about the cost of the whole collision step at a few thousand bullets. Static hosts
 // serving demo-dist/ need the same two headers for the HUD's timings to be that precise.
-const isolation = {
+export const isolation = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "require-corp",
 };
@@ -22,7 +22,7 @@ const isolation = {
 // dist/bindings/ where it is published (so that bundlers copy them); the demo compiles the facade
 // from bindings/, where that file does not exist, and passes every page its core explicitly. Vite's
 // warning about it says nothing about the demo; every other warning still shows.
-const packagedCoreUrls: Plugin = {
+export const packagedCoreUrls: Plugin = {
   name: "hitcore:packaged-core-urls",
   configResolved({ logger }) {
     const warnOnce = logger.warnOnce.bind(logger);

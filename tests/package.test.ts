@@ -3,7 +3,7 @@
 // Needs dist/ (`npm run build`, which `npm test` runs first).
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,22 @@ describe("npm pack", () => {
     for (const f of ["LICENSE", "package.json", "README.md", "dist/hitcore.wasm", "dist/hitcore-simd.wasm",
       "dist/bindings/node.js", "dist/bindings/node.d.ts", "dist/bindings/browser.js", "dist/bindings/browser.d.ts"]) {
       expect(files, f).toContain(f);
+    }
+  }, 60_000);
+
+  it("keeps the game engines of examples/ out: devDependencies only, not packed, imported by no packed module", async () => {
+    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
+    for (const engine of ["phaser", "pixi.js"]) {
+      expect(pkg.devDependencies, engine).toHaveProperty(engine);
+      expect(pkg.dependencies ?? {}, engine).not.toHaveProperty(engine);
+    }
+    const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: repoRoot });
+    const files: string[] = JSON.parse(stdout)[0].files.map((f: { path: string }) => f.path);
+    expect(files.filter((f) => f.startsWith("examples/"))).toEqual([]);
+    const modules = files.filter((f) => /\.(js|ts)$/.test(f));
+    expect(modules.length).toBeGreaterThan(10);
+    for (const f of modules) {
+      expect(await readFile(join(repoRoot, f), "utf8"), f).not.toMatch(/from\s*["'](phaser|pixi\.js)["']|import\(\s*["'](phaser|pixi\.js)["']/);
     }
   }, 60_000);
 });
