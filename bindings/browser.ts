@@ -1,5 +1,5 @@
 // The browser (and worker) entry: the packaged core is streamed and compiled while it downloads.
-import { compileOnce, compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
+import { compileOnce, compileSource, createWorldWith, fetchCore, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
 
 export * from "./world.js";
@@ -10,19 +10,14 @@ export * from "./tile_map.js";
 export * from "./level_objects.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
-async function fromUrl(url: string): Promise<WebAssembly.Module> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`hitcore: could not fetch the core from ${url} (HTTP ${response.status}). Pass options.wasm with the URL your bundler gives hitcore.wasm (or hitcore-simd.wasm).`);
-  // Servers that do not send application/wasm cannot stream; compile the bytes instead.
-  if (response.headers.get("content-type")?.startsWith("application/wasm")) return WebAssembly.compileStreaming(response);
-  return WebAssembly.compile(await response.arrayBuffer());
-}
-
 function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
   if (source === undefined || source instanceof URL || typeof source === "string") {
     // Each URL written out whole inside new URL(...): bundlers find and copy both files only so.
-    const url = String(source ?? (simd ? new URL("../hitcore-simd.wasm", import.meta.url) : new URL("../hitcore.wasm", import.meta.url)));
-    return compileOnce(url, () => fromUrl(url));
+    const given = String(source ?? (simd ? new URL("../hitcore-simd.wasm", import.meta.url) : new URL("../hitcore.wasm", import.meta.url)));
+    // Resolved as fetch resolves it, so that an error names the whole URL that was tried.
+    const base = (globalThis as { location?: { href: string } }).location?.href;
+    const url = base ? new URL(given, base).href : given;
+    return compileOnce(url, () => fetchCore(url));
   }
   return compileSource(source);
 }

@@ -109,4 +109,32 @@ describe.skipIf(!browserSuites)("the browser entry, unbundled, on a page and in 
     expect(report.streamed).toBe(2);
     expect(report.worker).toBe(3);
   }, 60_000);
+
+  it("names a missing core (CORE_NOT_FOUND) and an HTML page where the core should be (CORE_NOT_WASM)", async () => {
+    const { page, problems } = await watchedPage(browser!);
+    await page.goto(`${origin}/fixtures/embed.html`);
+    // A string, not a function: vitest would rewrite a function's import() for Node.
+    const errors = await page.evaluate(`(async () => {
+      const { createWorld } = await import("/dist/bindings/browser.js");
+      const out = [];
+      for (const wasm of ["/dist/nowhere.wasm", "/fixtures/embed.html"]) {
+        try {
+          await createWorld({ wasm });
+          out.push({ code: "", name: "", message: "resolved" });
+        } catch (e) {
+          out.push({ code: e.code, name: e.name, message: e.message });
+        }
+      }
+      return out;
+    })()`) as Array<{ code: string; name: string; message: string }>;
+    await page.close();
+    expect(errors.map((e) => [e.name, e.code])).toEqual([["HitcoreError", "CORE_NOT_FOUND"], ["HitcoreError", "CORE_NOT_WASM"]]);
+    expect(errors[0].message).toContain(`${origin}/dist/nowhere.wasm (HTTP 404`);
+    expect(errors[0].message).toContain("options.wasm");
+    expect(errors[1].message).toContain('the server sent "text/html; charset=utf-8"');
+    expect(errors[1].message).toContain('starting "<!doctype html>');
+    expect(errors[1].message).toContain("application/wasm");
+    // The page's own 404 for the missing core is the console error expected here, and the only one.
+    expect(problems.filter((p) => !p.includes("404"))).toEqual([]);
+  }, 60_000);
 });
