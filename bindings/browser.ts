@@ -1,5 +1,6 @@
 // The browser (and worker) entry: the packaged core is streamed and compiled while it downloads.
-import { compileOnce, compileSource, createWorldWith, fetchCore, type CreateOptions, type WasmSource } from "./create.js";
+import { compileSource, createWorldWith, fetchCoreOnce, type CreateOptions, type WasmSource } from "./create.js";
+import type { WasmModule } from "./wasm_types.js";
 import type { World } from "./world.js";
 
 export * from "./world.js";
@@ -11,16 +12,10 @@ export * from "./level_objects.js";
 export * from "./world_worker.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
-function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
-  if (source === undefined || source instanceof URL || typeof source === "string") {
-    // Each URL written out whole inside new URL(...): bundlers find and copy both files only so.
-    const given = String(source ?? (simd ? new URL("../hitcore-simd.wasm", import.meta.url) : new URL("../hitcore.wasm", import.meta.url)));
-    // Resolved as fetch resolves it, so that an error names the whole URL that was tried.
-    const base = (globalThis as { location?: { href: string } }).location?.href;
-    const url = base ? new URL(given, base).href : given;
-    return compileOnce(url, () => fetchCore(url));
-  }
-  return compileSource(source);
+function load(source: WasmSource | undefined, simd: boolean): Promise<WasmModule> {
+  // Each URL written out whole inside new URL(...): bundlers find and copy both files only so.
+  if (source === undefined) return fetchCoreOnce(simd ? new URL("../hitcore-simd.wasm", import.meta.url) : new URL("../hitcore.wasm", import.meta.url));
+  return source instanceof URL || typeof source === "string" ? fetchCoreOnce(source) : compileSource(source);
 }
 
 /** Creates a world. The wasm backend (default) fetches and compiles the core once per URL (the SIMD build where the engine has SIMD, unless `simd: false`); `backend: "js"` needs no wasm. */

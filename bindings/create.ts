@@ -119,6 +119,16 @@ export async function fetchCore(url: string): Promise<WasmModule> {
   return compileBytes(await response.arrayBuffer(), url, type ? `"${type}"` : "no content type");
 }
 
+/**
+ * The core at a URL, fetched and compiled once per page or worker: a relative URL is resolved as
+ * fetch resolves it (against the page, or the worker's script), so an error names the whole URL.
+ */
+export function fetchCoreOnce(source: URL | string): Promise<WasmModule> {
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  const url = base ? new URL(String(source), base).href : String(source);
+  return compileOnce(url, () => fetchCore(url));
+}
+
 /** Compiles a WasmSource that is already in memory; URLs are the entries' business. */
 export async function compileSource(source: WasmModule | WasmBytes): Promise<WasmModule> {
   return source instanceof WebAssembly.Module ? source : compileBytes(source as WasmBytes, "options.wasm");

@@ -167,6 +167,23 @@ describe.skipIf(!browserSuites)("the browser entry, unbundled, on a page and in 
     expect(report.worker).toBe(3);
   }, 60_000);
 
+  it("loads dist/hitcore.single.js alone from a plain page, both cores inlined, and runs queries", async () => {
+    const { page, problems } = await watchedPage(browser!);
+    await page.goto(`${origin}/fixtures/single.html`);
+    await page.waitForFunction(() => (window as { __single?: { ready: boolean } }).__single?.ready === true, undefined, { timeout: 30_000 });
+    const report = await page.evaluate(() => (window as unknown as { __single: Record<string, unknown> }).__single);
+    await page.close();
+    expect(report.error).toBe("");
+    expect(problems).toEqual([]);
+    expect(report.simd).toBe(true);
+    // The SIMD core, then the scalar one (simd: false): the same answers.
+    expect(report.pairs).toEqual([2, 2]); // the two circles; the rect and the circle inside it
+    expect(report.hits).toEqual([1, 1]);
+    expect(report.stopped).toEqual([true, true]);
+    // Nothing fetched but the file itself: no .wasm, no other module.
+    expect(report.requests).toEqual(["/dist/hitcore.single.js"]);
+  }, 60_000);
+
   it("names a missing core (CORE_NOT_FOUND) and an HTML page where the core should be (CORE_NOT_WASM)", async () => {
     const { page, problems } = await watchedPage(browser!);
     await page.goto(`${origin}/fixtures/embed.html`);
