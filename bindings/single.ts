@@ -15,7 +15,7 @@ export * from "./rect_level.js";
 export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
-export * from "./world_worker.js";
+export { WorldWorker, type FrameField, type WorkerCreateOptions, type WorkerFrame, type WorldWorkerOptions } from "./world_worker.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
 /** The bytes of an inlined core: base64 text of its gzip stream. */

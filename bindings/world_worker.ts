@@ -128,7 +128,8 @@ export class WorldWorker<F extends FrameField = FrameField> {
     }
     const shared = options.shared ?? isolated;
     // The worker resolves URLs against its own script: send it the page's reading.
-    if (typeof world.wasm === "string") world.wasm = new URL(world.wasm, location.href).href;
+    const page = (globalThis as { location?: { href: string } }).location?.href;
+    if (typeof world.wasm === "string" && page) world.wasm = new URL(world.wasm, page).href;
     const host = new WorldWorker<F>(worker, fields, capacity, shared);
     const bytes = frameLayout(fields, capacity).bytes;
     const buffers = shared ? [new SharedArrayBuffer(bytes), new SharedArrayBuffer(bytes)] : null;
@@ -137,7 +138,12 @@ export class WorldWorker<F extends FrameField = FrameField> {
       host.sharedHeaders.push(new Float64Array(b, 0, FRAME_HEADER));
     }
     const message: ToWorker = { op: "create", options: world, setup: options.setup, fields, frameCapacity: capacity, shared: buffers };
-    await host.request(message);
+    try {
+      await host.request(message);
+    } catch (err) {
+      worker.terminate(); // a worker whose world failed to start serves nothing
+      throw err;
+    }
     return host;
   }
 

@@ -31,12 +31,14 @@ afterEach(() => {
   for (const port of open.splice(0)) port.close();
 });
 
+const terminated = new Set<object>();
+
 /** A WorldWorker whose "worker" is one port of a channel, serveWorld listening on the other. */
 function channel(): Worker {
   const { port1, port2 } = new MessageChannel();
   open.push(port1, port2);
   serveWorld<Setup, Input>({ setup, step }, port2 as never);
-  return Object.assign(port1, { terminate: () => port1.close() }) as unknown as Worker;
+  return Object.assign(port1, { terminate: () => { terminated.add(port1); port1.close(); } }) as unknown as Worker;
 }
 
 describe("WorldWorker and serveWorld", () => {
@@ -83,6 +85,12 @@ describe("WorldWorker and serveWorld", () => {
     await host.loadLevel(LEVEL);
     host.step({ vy: 1 });
     expect((await host.next()).count).toBe(1);
+  });
+
+  it("rejects a world the worker cannot create with its code, and stops that worker", async () => {
+    const worker = channel();
+    await expect(WorldWorker.start(worker, { world: { wasm: core, backend: "gpu" as never }, fields: ["x"] })).rejects.toMatchObject({ code: "INVALID_OPTION" });
+    expect(terminated.has(worker)).toBe(true);
   });
 
   it("refuses fields it cannot carry, shared frames without isolation, and a world larger than its frames", async () => {
