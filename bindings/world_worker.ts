@@ -83,7 +83,10 @@ type Pending = { resolve: () => void; reject: (err: Error) => void };
 export class WorldWorker<F extends FrameField = FrameField> {
   /** Frames are SharedArrayBuffers (true) or transferred ArrayBuffers (false). */
   readonly shared: boolean;
-  /** The latest frame; its views are valid until the frame after next arrives. */
+  /**
+   * The latest frame. Its views stay valid until the next frame has arrived and `step` is called
+   * again (the worker then writes into it, or it is handed back): read `frame` anew each frame.
+   */
   frame: WorkerFrame<F>;
   private readonly fields: readonly F[];
   private readonly offsets: number[];
@@ -95,7 +98,10 @@ export class WorldWorker<F extends FrameField = FrameField> {
   private spare: ArrayBuffer | null = null;
   private latest: ArrayBuffer | null = null;
   private inFlight = false;
-  private pending: Pending[] = [];
+  /** create and loadLevel calls, answered in order. */
+  private requests: Pending[] = [];
+  /** next() calls waiting for the step in flight. */
+  private waiters: Pending[] = [];
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker, fields: readonly F[], capacity: number, shared: boolean) {
@@ -175,7 +181,7 @@ export class WorldWorker<F extends FrameField = FrameField> {
   /** Resolves with the frame of the step in flight (at once with the latest when none is). */
   async next(): Promise<WorkerFrame<F>> {
     if (this.failure) throw this.failure;
-    if (this.inFlight) await new Promise<void>((resolve, reject) => this.pending.push({ resolve, reject }));
+    if (this.inFlight) await new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     return this.frame;
   }
 
@@ -188,7 +194,7 @@ export class WorldWorker<F extends FrameField = FrameField> {
   private request(message: ToWorker): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ resolve, reject });
+      this.requests.push({ resolve, reject });
       this.worker.postMessage(message);
     });
   }
@@ -198,33 +204,36 @@ export class WorldWorker<F extends FrameField = FrameField> {
       // An error in setup or loadLevel rejects that call; one in a step stops the worker world.
       const err = new HitcoreError(message.code, message.message.replace(/^hitcore: /, ""));
       if (this.inFlight) this.fail(err);
-      else this.pending.shift()?.reject(err);
+      else this.requests.shift()?.reject(err);
       return;
     }
-    if (message.op === "frame") {
-      this.inFlight = false;
-      if (this.shared) {
-        // Views made once per frame, again only when the body count changed.
-        const frame = this.sharedFrames[message.index], header = this.sharedHeaders[message.index];
-        if (Math.min(header[1], this.capacity) === frame.count) frame.step = header[0];
-        else this.sharedFrames[message.index] = this.viewsOf(header.buffer);
-        this.frame = this.sharedFrames[message.index];
-      } else {
-        this.spare = this.latest;
-        this.latest = message.frame;
-        this.frame = this.viewsOf(message.frame!);
-      }
+    if (message.op !== "frame") {
+      this.requests.shift()?.resolve();
+      return;
     }
-    const waiting = this.pending;
-    this.pending = [];
+    this.inFlight = false;
+    if (this.shared) {
+      // Views made once per frame, again only when the body count changed.
+      const frame = this.sharedFrames[message.index], header = this.sharedHeaders[message.index];
+      if (Math.min(header[1], this.capacity) === frame.count) frame.step = header[0];
+      else this.sharedFrames[message.index] = this.viewsOf(header.buffer);
+      this.frame = this.sharedFrames[message.index];
+    } else {
+      this.spare = this.latest;
+      this.latest = message.frame;
+      this.frame = this.viewsOf(message.frame!);
+    }
+    const waiting = this.waiters;
+    this.waiters = [];
     for (const p of waiting) p.resolve();
   }
 
   private fail(err: Error): void {
     this.failure ??= err;
     this.inFlight = false;
-    const waiting = this.pending;
-    this.pending = [];
+    const waiting = [...this.requests, ...this.waiters];
+    this.requests = [];
+    this.waiters = [];
     for (const p of waiting) p.reject(err);
   }
 

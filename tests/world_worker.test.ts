@@ -81,8 +81,10 @@ describe("WorldWorker and serveWorld", () => {
 
   it("rejects a bad level with its HitcoreError code, and keeps serving", async () => {
     const host = await WorldWorker.start(channel(), { world: { capacity: 4, wasm: core }, setup: { bullets: 1 }, fields: ["x"] });
-    await expect(host.loadLevel({ ascii: ["X?"] })).rejects.toMatchObject({ name: "HitcoreError", code: "MALFORMED_MAP" });
-    await host.loadLevel(LEVEL);
+    // Both sent before either answers: each call gets its own answer, in order.
+    const bad = host.loadLevel({ ascii: ["X?"] }), good = host.loadLevel(LEVEL);
+    await expect(bad).rejects.toMatchObject({ name: "HitcoreError", code: "MALFORMED_MAP" });
+    await expect(good).resolves.toBeUndefined();
     host.step({ vy: 1 });
     expect((await host.next()).count).toBe(1);
   });
