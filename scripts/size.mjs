@@ -55,7 +55,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     "",
     "Command: `npm run size` (scripts/size.mjs). Bytes as shipped: JavaScript bundled with what it imports and minified by Vite, gzip level 9; a page's figure is its script's and its core's, gzipped apart as a server sends them.",
     "",
-    "| what | counted | raw KB | gzipped KB |",
+    "| what | counted | raw KiB | gzipped KiB |",
     "|---|---|---:|---:|",
     ...rows.map(({ what, how, size }) => `| ${what} | ${how} | ${kb(size.raw)} | ${kb(size.gzip)} |`),
     "",
