@@ -1,5 +1,6 @@
 // The browser (and worker) entry: the packaged core is streamed and compiled while it downloads.
-import { compileOnce, compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
+import { compileSource, createWorldWith, fetchCoreOnce, type CreateOptions, type WasmSource } from "./create.js";
+import type { WasmModule } from "./wasm_types.js";
 import type { World } from "./world.js";
 
 export * from "./world.js";
@@ -8,23 +9,13 @@ export * from "./rect_level.js";
 export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
+export { WorldWorker, type FrameField, type WorkerCreateOptions, type WorkerFrame, type WorldWorkerOptions } from "./world_worker.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
-async function fromUrl(url: string): Promise<WebAssembly.Module> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`hitcore: could not fetch the core from ${url} (HTTP ${response.status}). Pass options.wasm with the URL your bundler gives hitcore.wasm (or hitcore-simd.wasm).`);
-  // Servers that do not send application/wasm cannot stream; compile the bytes instead.
-  if (response.headers.get("content-type")?.startsWith("application/wasm")) return WebAssembly.compileStreaming(response);
-  return WebAssembly.compile(await response.arrayBuffer());
-}
-
-function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {
-  if (source === undefined || source instanceof URL || typeof source === "string") {
-    // Each URL written out whole inside new URL(...): bundlers find and copy both files only so.
-    const url = String(source ?? (simd ? new URL("../hitcore-simd.wasm", import.meta.url) : new URL("../hitcore.wasm", import.meta.url)));
-    return compileOnce(url, () => fromUrl(url));
-  }
-  return compileSource(source);
+function load(source: WasmSource | undefined, simd: boolean): Promise<WasmModule> {
+  // Each URL written out whole inside new URL(...): bundlers find and copy both files only so.
+  if (source === undefined) return fetchCoreOnce(simd ? new URL("../hitcore-simd.wasm", import.meta.url) : new URL("../hitcore.wasm", import.meta.url));
+  return source instanceof URL || typeof source === "string" ? fetchCoreOnce(source) : compileSource(source);
 }
 
 /** Creates a world. The wasm backend (default) fetches and compiles the core once per URL (the SIMD build where the engine has SIMD, unless `simd: false`); `backend: "js"` needs no wasm. */

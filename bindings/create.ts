@@ -57,9 +57,81 @@ export function compileOnce(url: string, compile: () => Promise<WasmModule>): Pr
   return module;
 }
 
+/** What every loading error ends with, after "pass": where the core can come from instead. */
+const CORE_FIX = "options.wasm with the URL, path or bytes of hitcore.wasm or hitcore-simd.wasm (a bundler that moves assets gives its URL for the file), or leave it out for the packaged core next to the entry";
+
+/** CORE_NOT_FOUND: nothing came back from `where` (a 404, a missing file, a refused connection). */
+export function coreNotFound(where: string, why: string): HitcoreError {
+  return new HitcoreError("CORE_NOT_FOUND", `could not read the core from ${where} (${why}). Pass ${CORE_FIX}.`);
+}
+
+/** Up to 32 bytes as text, for an error message: printable ASCII kept, anything else as \xNN. */
+function preview(bytes: Uint8Array): string {
+  let text = "";
+  for (const b of bytes.subarray(0, 32)) text += b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`;
+  return `"${text}"`;
+}
+
+/**
+ * Compiles bytes that should be a core, CORE_NOT_WASM when they are not a WebAssembly module
+ * (no "\0asm" magic, as a server's HTML fallback page) or do not compile; `what` says where they
+ * came from, `sentAs` what the server said they were.
+ */
+export async function compileBytes(source: WasmBytes, what: string, sentAs = ""): Promise<WasmModule> {
+  const bytes = source instanceof Uint8Array ? source
+    : ArrayBuffer.isView(source) ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength) : new Uint8Array(source);
+  const served = sentAs ? ` the server sent ${sentAs}, ` : " ";
+  if (bytes.length < 8 || bytes[0] !== 0x00 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
+    throw new HitcoreError("CORE_NOT_WASM", `${what} is not a WebAssembly module:${served}${bytes.length} bytes starting ${preview(bytes)}. ${sentAs
+      ? `A server that answers a missing file with its index page sends that. Serve the .wasm file at that URL with the MIME type application/wasm, or pass ${CORE_FIX}.`
+      : `Pass ${CORE_FIX}.`}`);
+  }
+  try {
+    return await WebAssembly.compile(bytes as BufferSource);
+  } catch (err) {
+    throw new HitcoreError("CORE_NOT_WASM", `${what} does not compile as a hitcore core:${served}${bytes.length} bytes (${String(err)}); the file may be truncated or another module. Serve hitcore's own file there, or pass ${CORE_FIX}.`);
+  }
+}
+
+/**
+ * Fetches and compiles the core at an http(s) URL: streamed while it downloads when the server
+ * sends application/wasm, otherwise read and checked. CORE_NOT_FOUND when the request fails or
+ * the status is not 2xx, CORE_NOT_WASM when the answer is something else than a core.
+ */
+export async function fetchCore(url: string): Promise<WasmModule> {
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    throw coreNotFound(url, String(err));
+  }
+  if (!response.ok) throw coreNotFound(url, `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`);
+  const type = response.headers.get("content-type") ?? "";
+  // Streaming compiles only an application/wasm response; any other type is read and checked,
+  // so an HTML page is named as such rather than as a CompileError about its magic word.
+  if (type.startsWith("application/wasm")) {
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch (err) {
+      throw new HitcoreError("CORE_NOT_WASM", `${url} does not compile as a hitcore core: the server sent application/wasm (${String(err)}); the file may be truncated or another module. Serve hitcore's own file there, or pass ${CORE_FIX}.`);
+    }
+  }
+  return compileBytes(await response.arrayBuffer(), url, type ? `"${type}"` : "no content type");
+}
+
+/**
+ * The core at a URL, fetched and compiled once per page or worker: a relative URL is resolved as
+ * fetch resolves it (against the page, or the worker's script), so an error names the whole URL.
+ */
+export function fetchCoreOnce(source: URL | string): Promise<WasmModule> {
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  const url = base ? new URL(String(source), base).href : String(source);
+  return compileOnce(url, () => fetchCore(url));
+}
+
 /** Compiles a WasmSource that is already in memory; URLs are the entries' business. */
 export async function compileSource(source: WasmModule | WasmBytes): Promise<WasmModule> {
-  return source instanceof WebAssembly.Module ? source : WebAssembly.compile(source as BufferSource);
+  return source instanceof WebAssembly.Module ? source : compileBytes(source as WasmBytes, "options.wasm");
 }
 
 /**

@@ -1,6 +1,6 @@
 // The Node entry: the packaged core is read from disk (Node 20's fetch cannot read file: URLs).
 import { readFile } from "node:fs/promises";
-import { compileOnce, compileSource, createWorldWith, type CreateOptions, type WasmSource } from "./create.js";
+import { compileBytes, compileOnce, compileSource, coreNotFound, createWorldWith, fetchCore, type CreateOptions, type WasmSource } from "./create.js";
 import type { World } from "./world.js";
 
 export * from "./world.js";
@@ -15,8 +15,10 @@ function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembl
   if (source === undefined || source instanceof URL || typeof source === "string") {
     const url = source === undefined ? new URL(simd ? "../hitcore-simd.wasm" : "../hitcore.wasm", import.meta.url)
       : source instanceof URL ? source : new URL(source, import.meta.url);
-    return compileOnce(url.href, () => readFile(url).then((bytes) => WebAssembly.compile(bytes), (err: NodeJS.ErrnoException) => {
-      throw new Error(`hitcore: could not read the core from ${url.href} (${err.code ?? err.message}). Pass options.wasm with the path of hitcore.wasm (or hitcore-simd.wasm), or leave it out for the packaged core.`);
+    // A core on a server (a test's, a CDN's) is fetched as a page would; anything else is a file.
+    if (url.protocol === "http:" || url.protocol === "https:") return compileOnce(url.href, () => fetchCore(url.href));
+    return compileOnce(url.href, () => readFile(url).then((bytes) => compileBytes(bytes, url.href), (err: NodeJS.ErrnoException) => {
+      throw coreNotFound(url.href, err.code ?? err.message);
     }));
   }
   return compileSource(source);

@@ -22,10 +22,27 @@ export interface DemoProbe {
   shipHits: number;
   /** Uncaught errors and failed world creations, oldest first (capped). */
   errors: string[];
+  /** Where the game runs: "page", or "worker-shared" / "worker-transfer" (how frames come back). */
+  mode: string;
+  /** Median ms of the page's whole frame callback over the last second (the main thread's cost). */
+  mainMs: number;
+  /** Steps whose results the page has taken (every frame on the page; fewer in a worker that lags). */
+  steps: number;
+}
+
+/** What `window.__bulletScript` answers: a scripted run's totals and a hash of the positions. */
+export interface ScriptedRun {
+  mode: string;
+  steps: number;
+  count: number;
+  hits: number;
+  touches: number;
+  hash: number;
 }
 
 declare global {
   interface Window {
     __hitcore?: DemoProbe;
+    __bulletScript?: (where: "page" | "worker", steps: number, bullets: number, shared?: boolean) => Promise<ScriptedRun>;
   }
 }

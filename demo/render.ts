@@ -2,8 +2,15 @@
 // bullets cannot go through the canvas path API one arc at a time, so bullets are written as 3x3
 // pixel squares into one reused ImageData; the few dozen enemies, the ship and the grid overlay
 // are vector shapes drawn on top of it.
-import type { BulletHell } from "../fixtures/scenes.js";
 import { BodyFlag, Kind, type World } from "../bindings/world.js";
+
+/** The views a frame is drawn from: a World's own, or a worker frame's copies of them. */
+export type BodyViews = Pick<World, "x" | "y" | "a" | "b" | "kinds" | "flags">;
+/** How the slots divide: bullets in [0, bullets), then the enemies. */
+export interface SceneSlots {
+  bullets: number;
+  enemies: number;
+}
 
 /** The player's ship: its hitbox rect (top-left x, y) and whether bullets touch it this frame. */
 export interface Ship {
@@ -90,7 +97,7 @@ export class Renderer {
    * Draws one frame, after firstHits: enemies it flagged as hit flash. Views are read here, once
    * per frame, because a world that grew since the last frame has replaced them.
    */
-  draw(world: World, hell: BulletHell, ship: Ship, grid: GridOverlay): void {
+  draw(world: BodyViews, hell: SceneSlots, ship: Ship, grid: GridOverlay): void {
     const x = world.x, y = world.y, a = world.a, b = world.b, kinds = world.kinds, flags = world.flags;
     this.drawBullets(x, y, hell.bullets);
 
@@ -132,7 +139,7 @@ export class Renderer {
    * (circle: centre - radius; rect: top-left) and spans cols x rows cells of cellSize.
    */
   private drawGrid(
-    x: Float32Array, y: Float32Array, a: Float32Array, kinds: Uint8Array, hell: BulletHell, grid: GridOverlay,
+    x: Float32Array, y: Float32Array, a: Float32Array, kinds: Uint8Array, hell: SceneSlots, grid: GridOverlay,
   ): void {
     if (grid.cols === 0 || grid.rows === 0 || !(grid.cellSize > 0)) return;
     let ox = Infinity, oy = Infinity;

@@ -11,8 +11,9 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const pages = Object.fromEntries(readdirSync(demoRoot).filter((f) => f.endsWith(".html")).map((f) => [f.slice(0, -5), join(demoRoot, f)]));
 
 // Cross-origin isolation buys finer timers: Chromium coarsens performance.now() to 100 us
-// otherwise, about the cost of the whole collision step at a few thousand bullets. Static hosts
-// serving demo-dist/ need the same two headers for the HUD's timings to be that precise.
+// otherwise, about the cost of the whole collision step at a few thousand bullets. It also gives
+// the page SharedArrayBuffer, which "run in worker" shares its frames through (without it they are
+// transferred). Static hosts serving demo-dist/ need the same two headers for both.
 export const isolation = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "require-corp",
@@ -44,6 +45,9 @@ export default defineConfig({
     headers: isolation,
   },
   preview: { headers: isolation },
+  // The game's worker (demo/bullet_worker.ts) is a module worker: it imports the facade, whose js
+  // backend is a separate chunk loaded on demand.
+  worker: { format: "es" },
   build: {
     outDir: "../demo-dist",
     emptyOutDir: true,

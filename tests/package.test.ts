@@ -21,7 +21,8 @@ describe("npm pack", () => {
     const files: string[] = JSON.parse(stdout)[0].files.map((f: { path: string }) => f.path);
     expect(files.filter((f) => f.endsWith(".wat"))).toEqual([]);
     for (const f of ["LICENSE", "package.json", "README.md", "dist/hitcore.wasm", "dist/hitcore-simd.wasm",
-      "dist/bindings/node.js", "dist/bindings/node.d.ts", "dist/bindings/browser.js", "dist/bindings/browser.d.ts"]) {
+      "dist/bindings/node.js", "dist/bindings/node.d.ts", "dist/bindings/browser.js", "dist/bindings/browser.d.ts",
+      "dist/bindings/worker.js", "dist/bindings/worker.d.ts", "dist/hitcore.single.js", "dist/bindings/single.d.ts", "dist/hitcore-cores.js"]) {
       expect(files, f).toContain(f);
     }
   }, 60_000);

@@ -1,0 +1,36 @@
+// Size budgets, measured as `npm run size` measures them (scripts/size.mjs: bundled, minified,
+// gzip level 9); sizes are deterministic, so these are exact checks, not timings. Writes nothing.
+// Needs dist/ (`npm run build`, which `npm test` runs first).
+import { describe, expect, it } from "vitest";
+import { measureSizes, type SizeRow } from "../scripts/size.mjs";
+
+const KB = 1024;
+const rows = new Map((await measureSizes()).map((r): [SizeRow["key"], SizeRow] => [r.key, r]));
+const gzip = (key: SizeRow["key"]) => rows.get(key)!.size.gzip;
+
+describe("sizes", () => {
+  it("measure every entry, each core, the js backend and the page", () => {
+    expect([...rows.keys()].sort()).toEqual(["browser", "core", "core-simd", "js", "node", "page", "page-simd", "single", "tiled", "worker"]);
+    for (const { key, size } of rows.values()) {
+      expect(size.gzip, key).toBeGreaterThan(1000);
+      expect(size.gzip, key).toBeLessThan(size.raw);
+    }
+    expect(gzip("page-simd")).toBe(gzip("browser") + gzip("core-simd"));
+  });
+
+  // A page that uses every part ships the browser entry and one core. The budget that issue 30
+  // asks for, 40 KB, does not hold: the minified facade alone is about 42 KB gzipped, and its
+  // error messages are only about 7 KB of that (emptying every string over 60 characters leaves
+  // 37 KB); the cores are 28 KB (scalar) and 34 KB (SIMD). These budgets keep today's sizes from
+  // growing unnoticed, a few KB above them.
+  it("a page that uses every part stays under 80 KB gzipped with the SIMD core, 74 KB with the scalar one", () => {
+    expect(gzip("page-simd")).toBeLessThan(80 * KB);
+    expect(gzip("page")).toBeLessThan(74 * KB);
+  });
+
+  it("the single file, both cores inside, stays under 110 KB gzipped", () => {
+    expect(gzip("single")).toBeLessThan(110 * KB);
+    // Both cores travel gzipped inside it: about their gzipped sizes, not their raw ones.
+    expect(gzip("single")).toBeLessThan(gzip("browser") + gzip("core") + gzip("core-simd") + 6 * KB);
+  });
+});
