@@ -1,9 +1,10 @@
 // Drawing the bullet-hell scene (and the pixel layer the arena page shares). Tens of thousands of
 // bullets cannot go through the canvas path API one arc at a time, so bullets are written as 3x3
-// pixel squares into one reused ImageData; the few dozen enemies, the ship and the grid overlay
-// are vector shapes drawn on top of it.
+// pixel squares into one reused ImageData; the few dozen enemies and the ship are vector shapes
+// drawn on top of it, and the grid overlay is debugDraw's grid layer.
 import type { BulletHell } from "../fixtures/scenes.js";
 import { BodyFlag, Kind, type World } from "../bindings/world.js";
+import { debugDraw, DrawLayer, type DebugDrawOptions } from "../bindings/debug_draw.js";
 
 /** The player's ship: its hitbox rect (top-left x, y) and whether bullets touch it this frame. */
 export interface Ship {
@@ -32,7 +33,7 @@ const ENEMY_COLOUR = "#7c5cff";
 const ENEMY_HIT_COLOUR = "#fff2a8";
 const SHIP_COLOUR = "#5cff9d";
 const SHIP_HIT_COLOUR = "#ff4545";
-const GRID_COLOUR = "rgba(120, 255, 160, 0.35)";
+const GRID_LAYER: DebugDrawOptions = { layers: 1 << DrawLayer.Grid, colours: { grid: 0x78ffa0, gridCell: 0x78ffa0 } };
 
 /** A colour as the Uint32 word PixelLayer writes (bytes R, G, B, A in memory). */
 export function rgba(r: number, g: number, b: number, a = 255): number {
@@ -95,7 +96,8 @@ export class Renderer {
     this.drawBullets(x, y, hell.bullets);
 
     const ctx = this.ctx;
-    if (grid.visible) this.drawGrid(x, y, a, kinds, hell, grid);
+    // The grid firstHits built over the enemies: its frame and the cells holding enemies.
+    if (grid.visible) debugDraw(world, ctx, GRID_LAYER);
 
     // One path per colour: enemies not hit this frame, then the ones hit.
     for (let pass = 0; pass < 2; pass++) {
@@ -125,38 +127,6 @@ export class Renderer {
     // Even slots fly on spirals, odd ones in fans (see BulletHell.spawnBullet).
     for (let k = 0; k < count; k++) layer.dot(x[k], y[k], (k & 1) === 0 ? SPIRAL_BULLET : FAN_BULLET);
     layer.put(this.ctx);
-  }
-
-  /**
-   * The firstHits grid is built over the enemies: it starts at the minimum corner of their boxes
-   * (circle: centre - radius; rect: top-left) and spans cols x rows cells of cellSize.
-   */
-  private drawGrid(
-    x: Float32Array, y: Float32Array, a: Float32Array, kinds: Uint8Array, hell: BulletHell, grid: GridOverlay,
-  ): void {
-    if (grid.cols === 0 || grid.rows === 0 || !(grid.cellSize > 0)) return;
-    let ox = Infinity, oy = Infinity;
-    for (let e = 0; e < hell.enemies; e++) {
-      const s = hell.bullets + e;
-      const r = kinds[s] === Kind.Circle ? a[s] : 0;
-      if (x[s] - r < ox) ox = x[s] - r;
-      if (y[s] - r < oy) oy = y[s] - r;
-    }
-    if (!Number.isFinite(ox)) return;
-    const cs = grid.cellSize, right = ox + grid.cols * cs, bottom = oy + grid.rows * cs;
-    const ctx = this.ctx;
-    ctx.beginPath();
-    for (let c = 0; c <= grid.cols; c++) {
-      ctx.moveTo(ox + c * cs, oy);
-      ctx.lineTo(ox + c * cs, bottom);
-    }
-    for (let r = 0; r <= grid.rows; r++) {
-      ctx.moveTo(ox, oy + r * cs);
-      ctx.lineTo(right, oy + r * cs);
-    }
-    ctx.strokeStyle = GRID_COLOUR;
-    ctx.lineWidth = 1;
-    ctx.stroke();
   }
 
   private drawShip(ship: Ship): void {
