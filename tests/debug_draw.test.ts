@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ALL_LAYERS, CharacterKind, ContactType, ControllerKind, DEFAULT_COLOURS, DEFAULT_GROUP_COLOURS, DRAW_HEADER, debugDraw,
-  DrawLayer, DrawOp, DrawStream, drawStream, IdKind, Kind, Mirror, Part, Sweep, TileCell, type DebugCanvas, type World,
+  DrawLayer, DrawOp, DrawStream, drawStream, IdKind, Kind, Mirror, Part, seedCollisionPoints, Sweep, TileCell, type DebugCanvas, type World,
 } from "../bindings/node.js";
 import { everyPart, newWorld, refusal } from "./support.js";
 
@@ -302,6 +302,44 @@ describe("debugDraw: the stream of each part", () => {
       want.push(prim(DrawOp.Line, type === ContactType.PickUp ? DEFAULT_COLOURS.pickUp : type === ContactType.Hurt ? DEFAULT_COLOURS.hurt : DEFAULT_COLOURS.stomp, cx, cy, bx, by));
     }
     sameSet(layer(world, DrawLayer.Contacts), want);
+  });
+
+  it("the read accessors it uses give what the handle methods and stats() give, and refuse bad indices", async () => {
+    const world = await everyPart();
+    const plat = world.platforms!, level = world.rectLevel!, map = world.tileMap!;
+    const rec = new Float64Array(16), faces = new Float64Array(3 * 8), box = new Float64Array(4), out = new Float64Array(4);
+    for (let k = 0; k < plat.surfaceCount; k++) {
+      expect(Array.from(plat.surfaceAt(k, rec))).toEqual(Array.from(plat.surface(plat.idAt(IdKind.Surface, k))));
+    }
+    for (let k = 0; k < plat.polyhedronCount; k++) {
+      const id = plat.idAt(IdKind.Polyhedron, k), n = plat.halfspacesAt(k, faces);
+      expect(n).toBe(plat.faceCountAt(k));
+      expect(Array.from(faces.subarray(0, 3 * n))).toEqual(Array.from(plat.halfspaces(id)));
+      expect(plat.verticesAt(k)).toEqual(plat.vertices(id));
+    }
+    for (const bad of [-1, plat.surfaceCount, 0.5]) expect(refusal(() => plat.surfaceAt(bad, rec)).code).toBe("INVALID_ARGUMENT");
+    expect(refusal(() => plat.verticesAt(plat.polyhedronCount)).code).toBe("INVALID_ARGUMENT");
+    for (let i = 0; i < level.instanceCount; i++) {
+      const id = level.idAt(IdKind.Instance, i);
+      expect(Array.from(level.instanceBoxes.subarray(4 * i, 4 * i + 4))).toEqual(Array.from(level.instanceBox(id, box)));
+      expect(level.rectCountAt(i)).toBe(level.instanceRectCount(id));
+      for (let k = 0; k < level.rectCountAt(i); k++) expect(Array.from(level.worldRectAt(i, k, out))).toEqual(Array.from(level.worldRect(id, k, box)));
+    }
+    expect(refusal(() => level.sensorsInto(level.characterCount, new Float64Array(16))).code).toBe("INVALID_ARGUMENT");
+    expect(Array.from(map.pointOffsets.subarray(0, 2 * map.pointsPerEntity))).toEqual(Array.from(seedCollisionPoints(map.controllerWidth, map.controllerHeight, map.tileSize)));
+    world.selfPairs(1);
+    const st = world.stats(), shape = world.gridShapeInto(new Float64Array(10));
+    expect(Array.from(shape.subarray(0, 8))).toEqual([st.cols, st.rows, st.cellSize, st.cellSize, st.originX, st.originY, 1, st.entries]);
+    // The cells' records add up to the grid's entries.
+    const cells = world.gridCells, ncells = (st.cols + 1) * (st.rows + 1);
+    let total = 0;
+    for (let c = 0; c < ncells; c++) total += cells[c + 1] - (c === 0 ? 0 : cells[c]);
+    expect(total).toBe(st.entries);
+    expect(world.controllerContacts(8)).toBe(world.contactCount);
+    world.castCircle(1, 2, 3, 4, 5);
+    expect(Array.from(world.lastCast)).toEqual([Sweep.Circle, 1, 2, 4, 5, 3, 3]);
+    world.castMany(0);
+    expect(world.lastCastMany).toBe(0);
   });
 
   it("draws the layers asked for, in layer order; a stream that may not grow counts what it drops", async () => {
