@@ -76,7 +76,8 @@ export interface DebugColours {
   ball: number; player: number; enemy: number;
   sensorTop: number; sensorBottom: number; sensorLeft: number; sensorRight: number;
   tileController: number; collisionPoint: number;
-  cast: number; castHit: number; castMiss: number; normal: number;
+  /** A cast's path and start; its shape where it stopped on each Part (tiles, rects, surfaces, polyhedra) or at its end after a miss; the hit normal. */
+  cast: number; hitTiles: number; hitRects: number; hitSurfaces: number; hitPolyhedra: number; castMiss: number; normal: number;
   stomp: number; hurt: number; pickUp: number;
 }
 
@@ -88,7 +89,7 @@ export const DEFAULT_COLOURS: Readonly<DebugColours> = {
   ball: 0x6fa8ff, player: 0xf2c14e, enemy: 0xd9534f,
   sensorTop: 0x4dff88, sensorBottom: 0xffe14d, sensorLeft: 0xff4d4d, sensorRight: 0x4d7dff,
   tileController: 0x5cff9d, collisionPoint: 0xff4d4d,
-  cast: 0xffffff, castHit: 0x4fd6e8, castMiss: 0x808080, normal: 0xffe14d,
+  cast: 0xffffff, hitTiles: 0xc8a04b, hitRects: 0xf2c14e, hitSurfaces: 0x4fd6e8, hitPolyhedra: 0x7fb2ff, castMiss: 0x808080, normal: 0xffe14d,
   stomp: 0x5cff9d, hurt: 0xff4545, pickUp: 0xffd700,
 };
 
@@ -614,6 +615,13 @@ function drawTileControllers(world: World, s: DrawStream, o: DebugDrawOptions, b
   }
 }
 
+const PART_LAST = Part.Polyhedra;
+
+/** The colour of a cast's shape where it stopped: by the Part it hit, castMiss for Part.None. */
+function hitColour(part: number): keyof DebugColours {
+  return part === Part.Tiles ? "hitTiles" : part === Part.Rects ? "hitRects" : part === Part.Surfaces ? "hitSurfaces" : part === Part.Polyhedra ? "hitPolyhedra" : "castMiss";
+}
+
 /** The cast's shape (Sweep.*: a point, a circle of radius a, a box of half extents a, b) at (x, y). */
 function castShape(s: DrawStream, sweep: number, x: number, y: number, a: number, b: number): void {
   if (sweep === Sweep.Circle) s.circle(x, y, a, false);
@@ -633,7 +641,7 @@ function drawCasts(world: World, s: DrawStream, o: DebugDrawOptions): void {
     s.setStyle(DrawLayer.Casts, colourOf(o, "cast"), ALPHA_FILL);
     s.line(x, y, x + dx, y + dy);
     castShape(s, sweep, x, y, a, b);
-    s.setStyle(DrawLayer.Casts, colourOf(o, hitSomething ? "castHit" : "castMiss"), ALPHA_LINE);
+    s.setStyle(DrawLayer.Casts, colourOf(o, hitColour(hit.part)), ALPHA_LINE);
     castShape(s, sweep, ex, ey, a, b);
     if (hitSomething) {
       s.setStyle(DrawLayer.Casts, colourOf(o, "normal"), ALPHA_LINE);
@@ -643,14 +651,16 @@ function drawCasts(world: World, s: DrawStream, o: DebugDrawOptions): void {
   const n = world.lastCastMany;
   if (n === 0) return;
   const sweep = world.lastCastManySweep, input = world.castInputs, ints = world.castHitInts, reals = world.castHitReals;
-  for (let pass = 0; pass < 3; pass++) {
-    s.setStyle(DrawLayer.Casts, colourOf(o, pass === 0 ? "cast" : pass === 1 ? "castHit" : "castMiss"), pass === 0 ? ALPHA_FAINT : ALPHA_LINE);
+  // The paths, then the shapes by what stopped them (pass p: Part p, Part.None the misses), each pass one colour.
+  for (let pass = -1; pass <= PART_LAST; pass++) {
+    s.setStyle(DrawLayer.Casts, colourOf(o, pass < 0 ? "cast" : hitColour(pass)), pass < 0 ? ALPHA_FAINT : ALPHA_LINE);
     for (let k = 0; k < n; k++) {
+      if (pass >= 0 && ints[3 * k] !== pass) continue;
       const x = input[6 * k], y = input[6 * k + 1], dx = input[6 * k + 2], dy = input[6 * k + 3], t = reals[3 * k];
-      const ex = x + t * dx, ey = y + t * dy, hitSomething = ints[3 * k] !== Part.None;
+      const ex = x + t * dx, ey = y + t * dy;
       if (!meets(Math.min(x, ex) - input[6 * k + 4], Math.min(y, ey) - input[6 * k + 5], Math.max(x, ex) + input[6 * k + 4], Math.max(y, ey) + input[6 * k + 5])) continue;
-      if (pass === 0) s.line(x, y, ex, ey);
-      else if (hitSomething === (pass === 1)) castShape(s, sweep, ex, ey, input[6 * k + 4], input[6 * k + 5]);
+      if (pass < 0) s.line(x, y, ex, ey);
+      else castShape(s, sweep, ex, ey, input[6 * k + 4], input[6 * k + 5]);
     }
   }
   s.setStyle(DrawLayer.Casts, colourOf(o, "normal"), ALPHA_LINE);

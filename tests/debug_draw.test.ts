@@ -257,7 +257,7 @@ describe("debugDraw: the stream of each part", () => {
     sameSet(layer(world, DrawLayer.Casts), [
       prim(DrawOp.Line, DEFAULT_COLOURS.cast, 15, 100, 415, 100),
       prim(DrawOp.Rect, DEFAULT_COLOURS.cast, 10, 95, 10, 10),
-      prim(DrawOp.Rect, DEFAULT_COLOURS.castHit, h.x - 5, h.y - 5, 10, 10),
+      prim(DrawOp.Rect, DEFAULT_COLOURS.hitRects, h.x - 5, h.y - 5, 10, 10),
       prim(DrawOp.Line, DEFAULT_COLOURS.normal, h.x, h.y, h.x + T * h.nx, h.y + T * h.ny),
     ]);
     expect(world.castRay(10, 10, 1, 0, 50)).toBe(false);
@@ -276,7 +276,7 @@ describe("debugDraw: the stream of each part", () => {
     for (let k = 0; k < 3; k++) {
       const x = inp[6 * k], y = inp[6 * k + 1], t = reals[3 * k], ex = x + t * inp[6 * k + 2], ey = y + t * inp[6 * k + 3];
       want.push(prim(DrawOp.Line, DEFAULT_COLOURS.cast, x, y, ex, ey));
-      want.push(prim(DrawOp.Circle, ints[3 * k] !== Part.None ? DEFAULT_COLOURS.castHit : DEFAULT_COLOURS.castMiss, ex, ey, 4));
+      want.push(prim(DrawOp.Circle, ints[3 * k] === Part.Rects ? DEFAULT_COLOURS.hitRects : DEFAULT_COLOURS.castMiss, ex, ey, 4));
       if (ints[3 * k] !== Part.None) want.push(prim(DrawOp.Line, DEFAULT_COLOURS.normal, ex, ey, ex + T * reals[3 * k + 1], ey + T * reals[3 * k + 2]));
     }
     sameSet(layer(world, DrawLayer.Casts), want);
