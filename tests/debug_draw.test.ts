@@ -438,6 +438,17 @@ describe("debugDraw: the canvas target", () => {
     expect(debugDraw(world, new FakeContext(), { camera: { x: 5000, y: 5000 } })).toBeLessThan(n);
   });
 
+  it("reads the world without changing it, and takes both kinds of 2D context", async () => {
+    const world = await everyPart();
+    const before = world.snapshot();
+    debugDraw(world, new DrawStream());
+    debugDraw(world, new FakeContext(), { camera: { x: 10, y: 10, scale: 2 } });
+    expect(world.snapshot()).toEqual(before);
+    // Type checks (npm run typecheck): a page's contexts are DebugCanvases.
+    const contexts: DebugCanvas[] = [] as (CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D)[];
+    expect(contexts).toEqual([]);
+  });
+
   it("drawStream refuses a stream that is not one", () => {
     const s = new DrawStream();
     s.setStyle(DrawLayer.Bodies, 0xffffff, 1);
