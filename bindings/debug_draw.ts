@@ -175,9 +175,11 @@ export class DrawStream {
   /** Records that did not fit since the last clear (only without growth): from the first, every later one is dropped too, so the stream holds the frame's first `count`. */
   dropped = 0;
   readonly growable: boolean;
-  // layer, colour, alpha of the commands being written; a polygon's write position (-1: dropped).
+  // layer, colour, alpha of the commands being written; the open polygon's write position (-1:
+  // none, or dropped) and the corners it still takes.
   private readonly style = new Float64Array(3);
   private polygonAt = -1;
+  private polygonLeft = 0;
 
   constructor(options: { capacity?: number; grow?: boolean } = {}) {
     const capacity = options.capacity ?? 4096;
@@ -190,6 +192,7 @@ export class DrawStream {
 
   /** Empties the stream (keeps its room). */
   clear(): void {
+    this.polygonLeft = 0;
     this.length = 0;
     this.count = 0;
     this.dropped = 0;
@@ -202,6 +205,7 @@ export class DrawStream {
     this.style[2] = alpha;
   }
 
+  /** A line from (x0, y0) to (x1, y1) in the current style. */
   line(x0: number, y0: number, x1: number, y1: number): void {
     const at = this.open(DrawOp.Line, DRAW_HEADER + 4);
     if (at < 0) return;
@@ -209,6 +213,7 @@ export class DrawStream {
     d[at + 4] = x0; d[at + 5] = y0; d[at + 6] = x1; d[at + 7] = y1;
   }
 
+  /** A rect (top-left x, y, size w by h), outlined or filled. */
   rect(x: number, y: number, w: number, h: number, fill: boolean): void {
     const at = this.open(fill ? DrawOp.FillRect : DrawOp.Rect, DRAW_HEADER + 4);
     if (at < 0) return;
@@ -216,6 +221,7 @@ export class DrawStream {
     d[at + 4] = x; d[at + 5] = y; d[at + 6] = w; d[at + 7] = h;
   }
 
+  /** A circle (centre x, y, radius r), outlined or filled. */
   circle(x: number, y: number, r: number, fill: boolean): void {
     const at = this.open(fill ? DrawOp.FillCircle : DrawOp.Circle, DRAW_HEADER + 3);
     if (at < 0) return;
@@ -223,6 +229,7 @@ export class DrawStream {
     d[at + 4] = x; d[at + 5] = y; d[at + 6] = r;
   }
 
+  /** A point: a dot a few pixels wide whatever the zoom. */
   point(x: number, y: number): void {
     const at = this.open(DrawOp.Point, DRAW_HEADER + 2);
     if (at < 0) return;
@@ -230,14 +237,23 @@ export class DrawStream {
     this.data[at + 5] = y;
   }
 
-  /** Starts a closed polygon of n corners: n vertex() calls follow. */
+  /** Starts a closed polygon of n corners (outlined or filled): exactly n vertex() calls follow. */
   polygon(n: number, fill: boolean): void {
+    if (!Number.isInteger(n) || n < 1 || n > 1 << 24) {
+      throw new HitcoreError("INVALID_COUNT", `DrawStream.polygon: n must be a whole number of corners from 1 to 2^24, got ${describe(n)}.`);
+    }
     const at = this.open(fill ? DrawOp.FillPolygon : DrawOp.Polygon, DRAW_HEADER + 1 + 2 * n);
     this.polygonAt = at < 0 ? -1 : at + DRAW_HEADER + 1;
+    this.polygonLeft = n;
     if (at >= 0) this.data[at + DRAW_HEADER] = n;
   }
 
+  /** The next corner of the polygon started last. */
   vertex(x: number, y: number): void {
+    if (this.polygonLeft === 0) {
+      throw new HitcoreError("INVALID_COUNT", "DrawStream.vertex: no polygon takes another corner. Start one with polygon(n, fill) and give it n corners.");
+    }
+    this.polygonLeft--;
     const at = this.polygonAt;
     if (at < 0) return;
     this.data[at] = x;
@@ -247,6 +263,9 @@ export class DrawStream {
 
   /** Reserves a record of n floats with the current style; its start, or -1 when it was dropped. */
   private open(op: number, n: number): number {
+    if (this.polygonLeft > 0) {
+      throw new HitcoreError("INVALID_COUNT", `DrawStream: the polygon before still takes ${this.polygonLeft} vertex() calls. Give each polygon all its corners.`);
+    }
     const at = this.length;
     if (this.dropped > 0 || at + n > this.data.length) {
       if (!this.growable || this.dropped > 0) {
@@ -785,7 +804,11 @@ export function drawStream(stream: DrawStream, ctx: DebugCanvas, camera?: DebugC
     if (camera.y !== undefined) oy = +camera.y;
     if (camera.scale !== undefined) k = +camera.scale;
   }
-  for (let at = 0; at < end; at += recordLength(d, at)); // checks every record before drawing any
+  let whole = 0;
+  while (whole < end) whole += recordLength(d, whole); // checks every record before drawing any
+  if (whole !== end) {
+    throw new HitcoreError("INVALID_BUFFER", `drawStream: the last record runs past the stream's length (${end}). Pass a stream debugDraw or the DrawStream methods wrote.`);
+  }
   ctx.save();
   ctx.lineWidth = 1;
   // The open path: 0 none, 1 stroked, 2 filled; its colour and alpha. One call site per context

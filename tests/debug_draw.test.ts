@@ -449,11 +449,30 @@ describe("debugDraw: the canvas target", () => {
     expect(contexts).toEqual([]);
   });
 
-  it("drawStream refuses a stream that is not one", () => {
+  it("drawStream refuses a stream that is not one, drawing nothing; a polygon takes exactly its corners", () => {
     const s = new DrawStream();
     s.setStyle(DrawLayer.Bodies, 0xffffff, 1);
     s.line(0, 0, 1, 1);
+    s.polygon(3, true);
+    s.vertex(0, 0); s.vertex(1, 0); s.vertex(0, 1);
+    const ctx = new FakeContext();
+    drawStream(s, ctx);
+    expect(ctx.prims.map((p) => p.op)).toEqual(["stroke line", "fill polygon"]);
+    s.length -= 1; // the polygon's last number cut off
+    const cut = new FakeContext();
+    expect(refusal(() => drawStream(s, cut)).code).toBe("INVALID_BUFFER");
+    expect(cut.prims).toEqual([]);
+    s.length += 1;
     s.data[0] = 99;
     expect(refusal(() => drawStream(s, new FakeContext())).code).toBe("INVALID_BUFFER");
+    const p = new DrawStream();
+    for (const n of [0, 1.5, -2]) expect(refusal(() => p.polygon(n, false)).code).toBe("INVALID_COUNT");
+    expect(refusal(() => p.vertex(1, 1)).code).toBe("INVALID_COUNT");
+    p.polygon(2, false);
+    p.vertex(1, 1);
+    expect(refusal(() => p.line(0, 0, 1, 1)).code).toBe("INVALID_COUNT");
+    p.vertex(2, 2);
+    p.line(0, 0, 1, 1);
+    expect(p.count).toBe(2);
   });
 });
