@@ -20,7 +20,7 @@ import { Sweep } from "./world.js";
 import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_X, CF_Y, CI_STATE, CTL_F_FIELDS, CTL_I_FIELDS, ST_LIVE } from "../layout/tiles.js";
 import { CONTACT_FIELDS, CONTACT_HURT, CONTACT_STOMP, CONTACT_PICK_UP, CONTROLLER_BALL, CONTROLLER_CHARACTER } from "../layout/contacts.js";
 import { KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT } from "../layout/grid.js";
-import { HitcoreError, describe } from "./validate.js";
+import { HitcoreError, describe, MAX_COORD } from "./validate.js";
 
 /** A command of the debug stream (its first float). */
 export const DrawOp = { Line: 1, Rect: 2, FillRect: 3, Circle: 4, FillCircle: 5, Polygon: 6, FillPolygon: 7, Point: 8 } as const;
@@ -731,6 +731,7 @@ const canvasStreams = new WeakMap<object, DrawStream>();
  * Returns the commands drawn. Allocates nothing once the stream has grown to the frame's size.
  */
 export function debugDraw(world: World, target: DrawStream | DebugCanvas, options: DebugDrawOptions = EMPTY_OPTIONS): number {
+  checkOptions(target, options);
   const view = options.view;
   if (view !== undefined) {
     VIEW[0] = view.x; VIEW[1] = view.y; VIEW[2] = view.x + view.width; VIEW[3] = view.y + view.height;
@@ -762,6 +763,36 @@ export function debugDraw(world: World, target: DrawStream | DebugCanvas, option
   walk(world, stream, options);
   drawStream(stream, target, options.camera);
   return stream.count;
+}
+
+/** Refuses a target that is neither a DrawStream nor a 2D context, and options debugDraw cannot use (reads each field once, in place: nothing allocated). */
+function checkOptions(target: DrawStream | DebugCanvas, o: DebugDrawOptions): void {
+  if (!(target instanceof DrawStream) && (target === null || typeof target !== "object" || typeof (target as DebugCanvas).beginPath !== "function")) {
+    throw new HitcoreError("INVALID_ARGUMENT", `debugDraw: target must be a DrawStream or a Canvas 2D context (canvas.getContext("2d")), got ${describe(target)}.`);
+  }
+  if (o === null || typeof o !== "object") throw new HitcoreError("INVALID_OPTION", `debugDraw: options must be an object, got ${describe(o)}.`);
+  const layers = o.layers, mask = o.mask, radius = o.hitRadius, tick = o.normalLength;
+  if (layers !== undefined && !(Number.isInteger(layers) && layers >= 0 && layers <= ALL_LAYERS)) {
+    throw new HitcoreError("INVALID_OPTION", `debugDraw: layers must be bits 1 << DrawLayer.* (0 to ALL_LAYERS), got ${describe(layers)}.`);
+  }
+  if (mask !== undefined && !(Number.isInteger(mask) && mask >= 0 && mask <= 0xffffffff)) {
+    throw new HitcoreError("INVALID_OPTION", `debugDraw: mask must be group bits below 2^32, got ${describe(mask)}.`);
+  }
+  if (radius !== undefined && !(radius >= 0 && radius <= MAX_COORD)) throw new HitcoreError("INVALID_OPTION", `debugDraw: hitRadius must be a number from 0 to ${MAX_COORD}, got ${describe(radius)}.`);
+  if (tick !== undefined && !(tick >= 0 && tick <= MAX_COORD)) throw new HitcoreError("INVALID_OPTION", `debugDraw: normalLength must be a number from 0 to ${MAX_COORD}, got ${describe(tick)}.`);
+  const cam = o.camera, view = o.view;
+  if (cam !== undefined) {
+    const x = cam.x, y = cam.y, scale = cam.scale;
+    if ((x !== undefined && !(Math.abs(x) <= MAX_COORD)) || (y !== undefined && !(Math.abs(y) <= MAX_COORD)) || (scale !== undefined && !(scale > 0 && scale <= MAX_COORD))) {
+      throw new HitcoreError("INVALID_OPTION", `debugDraw: camera must be { x, y, scale } with finite x and y and a scale above 0, got x ${describe(x)}, y ${describe(y)}, scale ${describe(scale)}.`);
+    }
+  }
+  if (view !== undefined) {
+    const x = view.x, y = view.y, w = view.width, h = view.height;
+    if (!(Math.abs(x) <= MAX_COORD) || !(Math.abs(y) <= MAX_COORD) || !(w >= 0 && w <= MAX_COORD) || !(h >= 0 && h <= MAX_COORD)) {
+      throw new HitcoreError("INVALID_OPTION", `debugDraw: view must be { x, y, width, height } of finite numbers, sizes >= 0, got x ${describe(x)}, y ${describe(y)}, width ${describe(w)}, height ${describe(h)}.`);
+    }
+  }
 }
 
 // CSS colours made once each: style k is 0xRRGGBB << 8 | alpha in 1/255ths (an i32) in

@@ -438,6 +438,20 @@ describe("debugDraw: the canvas target", () => {
     expect(debugDraw(world, new FakeContext(), { camera: { x: 5000, y: 5000 } })).toBeLessThan(n);
   });
 
+  it("refuses a target that is not one and options it cannot use, drawing nothing", async () => {
+    const world = await everyPart();
+    const s = new DrawStream();
+    debugDraw(world, s);
+    const n = s.count;
+    for (const bad of [{ layers: 1.5 }, { layers: -1 }, { layers: ALL_LAYERS + 1 }, { mask: 2 ** 32 }, { hitRadius: -1 }, { hitRadius: NaN }, { normalLength: Infinity },
+      { camera: { scale: 0 } }, { camera: { x: NaN } }, { view: { x: 0, y: 0, width: -1, height: 10 } }, { view: { x: 0, y: Infinity, width: 1, height: 1 } }]) {
+      expect(refusal(() => debugDraw(world, s, bad)).code, JSON.stringify(bad)).toBe("INVALID_OPTION");
+      expect(s.count).toBe(n);
+    }
+    expect(refusal(() => debugDraw(world, {} as DebugCanvas)).code).toBe("INVALID_ARGUMENT");
+    expect(refusal(() => debugDraw(world, new Float32Array(8) as unknown as DrawStream)).code).toBe("INVALID_ARGUMENT");
+  });
+
   it("reads the world without changing it, and takes both kinds of 2D context", async () => {
     const world = await everyPart();
     const before = world.snapshot();
