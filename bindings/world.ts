@@ -895,13 +895,13 @@ export class World {
     if (count === 0) return (this.castManyCount = 0);
     this.prepareLevel();
     const hits = this.kernel.castLevelMany(count, sweep, parts);
-    this.castManyCount = hits < 0 ? 0 : count;
-    this.castManySweep = sweep;
     if (hits < 0) {
       const k = -1 - hits;
       throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
         `or a size past the platforms' maxRadius (${this._platforms?.maxRadius ?? "none"}). Fix castInputs[${CAST_IN * k} ... ${CAST_IN * k + 5}]. Nothing was cast.`);
     }
+    this.castManyCount = count;
+    this.castManySweep = sweep;
     return hits;
   }
 

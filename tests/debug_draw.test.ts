@@ -338,6 +338,10 @@ describe("debugDraw: the stream of each part", () => {
     expect(world.controllerContacts(8)).toBe(world.contactCount);
     world.castCircle(1, 2, 3, 4, 5);
     expect(Array.from(world.lastCast)).toEqual([Sweep.Circle, 1, 2, 4, 5, 3, 3]);
+    expect(world.lastCastMany).toBe(2);
+    world.castInputs[0] = NaN; // a refused castMany changes nothing, the record of the last one included
+    expect(refusal(() => world.castMany(1)).code).toBe("INVALID_CAST");
+    expect(world.lastCastMany).toBe(2);
     world.castMany(0);
     expect(world.lastCastMany).toBe(0);
   });

@@ -45,10 +45,10 @@ describe("debugDraw: no allocation per frame", () => {
         debugDraw(world, stream);
         debugDraw(world, ctx, options);
       };
-      for (let k = 0; k < 3000; k++) frame();
+      for (let k = 0; k < 10000; k++) frame(); // until V8 has tiered every path up, on a loaded machine too
       expect(stream.count).toBeGreaterThan(100);
       expect(ctx.calls).toBeGreaterThan(0);
-      expect(leastHeapPerCall(frame, 500, 2, 2)).toBeLessThan(2);
+      expect(leastHeapPerCall(frame, 1000, 2, 2)).toBeLessThan(2);
     });
   }
 });
