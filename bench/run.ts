@@ -10,6 +10,7 @@ import { benchRects } from "./rect_level.js";
 import { benchTiles } from "./tiles.js";
 import { benchCasts } from "./casts.js";
 import { benchWorld } from "./world.js";
+import { benchDebugDraw } from "./debug_draw.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
   grid: benchGrid,
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<string[]>> = {
   tiles: benchTiles,
   casts: benchCasts,
   world: benchWorld,
+  debug: benchDebugDraw,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);

@@ -9,6 +9,7 @@ export * from "./rect_level.js";
 export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
+export * from "./debug_draw.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
 function load(source: WasmSource | undefined, simd: boolean): Promise<WebAssembly.Module> {

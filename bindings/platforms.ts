@@ -476,6 +476,46 @@ export class Platforms {
     return Float32Array.from(this.polyExtents.slice(4 * p, 4 * p + 4));
   }
 
+  /**
+   * surface, halfspaces and vertices by index (0 .. surfaceCount - 1, 0 .. polyhedronCount - 1, as
+   * hits and queries give them), without a copy: for overlays in a frame loop (a handle is a
+   * double, which V8 boxes across a call it does not inline). surfaceAt writes the SURF_STRIDE
+   * numbers of the surface's record into out.
+   */
+  surfaceAt(index: number, out: Float64Array): Float64Array {
+    const s = this.levelIndex("surfaceAt", index, this.surfaceCount);
+    for (let k = 0; k < SURF_STRIDE; k++) out[k] = this.surfRecords[s * SURF_STRIDE + k];
+    return out;
+  }
+
+  /** The faces of the polyhedron at `index` into out (nx, ny, offset each); returns their number. out holds 3 x faceCountAt(index). */
+  halfspacesAt(index: number, out: Float64Array): number {
+    const p = this.levelIndex("halfspacesAt", index, this.polyhedronCount), h0 = this.polyStart[p], n = this.polyStart[p + 1] - h0;
+    for (let h = 0; h < n; h++) {
+      const at = (h0 + h) * HS_STRIDE;
+      out[3 * h] = this.halfspaceData[at]; out[3 * h + 1] = this.halfspaceData[at + 1]; out[3 * h + 2] = this.halfspaceData[at + 2];
+    }
+    return n;
+  }
+
+  /** Faces of the polyhedron at `index`. */
+  faceCountAt(index: number): number {
+    const p = this.levelIndex("faceCountAt", index, this.polyhedronCount);
+    return this.polyStart[p + 1] - this.polyStart[p];
+  }
+
+  /** Corners of the polyhedron at `index` (see vertices; the stored list, not a copy: do not change it), or null. */
+  verticesAt(index: number): readonly number[] | null {
+    return this.polyVertices[this.levelIndex("verticesAt", index, this.polyhedronCount)];
+  }
+
+  private levelIndex(method: string, index: number, count: number): number {
+    if (!Number.isInteger(index) || index < 0 || index >= count) {
+      throw new HitcoreError("INVALID_ARGUMENT", `${method}: index must be from 0 to ${count - 1}, got ${describe(index)}.`);
+    }
+    return index;
+  }
+
   /** Surfaces use the exact rounded region (true) or the seed's trapezium (false). */
   get exact(): boolean {
     return this.exactRegion;

@@ -387,6 +387,64 @@ export class RectLevel {
     if (!Number.isInteger(k) || k < 0 || k >= this.rectsOf(prefab)) {
       throw new HitcoreError("UNKNOWN_RECT", `worldRect: rect ${describe(k)} is not in instance ${instance} (0..${this.rectsOf(prefab) - 1}).`);
     }
+    return this.rectInto(i, prefab, k, out);
+  }
+
+  /**
+   * Master boxes of the instances (x0, y0, x1, y1 per instance index, instanceCount valid), as the
+   * last build made them: a view, for overlays and culling in a frame loop.
+   */
+  get instanceBoxes(): Float64Array {
+    this.buildIfDirty();
+    return this.f64(RH_INST_BOX);
+  }
+
+  /**
+   * Rects of the instance at `index` (0 .. instanceCount - 1, as queryBox writes them), and
+   * worldRectAt its rect k: worldRect by index, for a frame loop (a handle is a double, which V8
+   * boxes across a call it does not inline). Unchecked beyond being integers in range.
+   */
+  rectCountAt(index: number): number {
+    return this.rectsOf(this.i32(RH_INST_PREFAB)[this.instanceIndex("rectCountAt", index)]);
+  }
+
+  /** World box (x0, y0, x1, y1) of rect k of the instance at `index` into out (see rectCountAt). */
+  worldRectAt(index: number, k: number, out: Float64Array): Float64Array {
+    const i = this.instanceIndex("worldRectAt", index), prefab = this.i32(RH_INST_PREFAB)[i];
+    if (!Number.isInteger(k) || k < 0 || k >= this.rectsOf(prefab)) {
+      throw new HitcoreError("UNKNOWN_RECT", `worldRectAt: rect ${describe(k)} is not in instance index ${index} (0..${this.rectsOf(prefab) - 1}).`);
+    }
+    return this.rectInto(i, prefab, k, out);
+  }
+
+  /**
+   * The four sensor boxes of the character in `slot` (x0, y0, x1, y1 each: top, bottom, left,
+   * right, as stepCharacters tests them) into out[0 .. 16), from its master box and the level's
+   * character config. For overlays; allocates nothing.
+   */
+  sensorsInto(slot: number, out: Float64Array): Float64Array {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= this.chars) {
+      throw new HitcoreError("INVALID_ARGUMENT", `sensorsInto: slot must be a character slot from 0 to ${this.chars - 1}, got ${describe(slot)}.`);
+    }
+    const x = this.f32(RH_CX)[slot], y = this.f32(RH_CY)[slot], w = this.f32(RH_CW)[slot], h = this.f32(RH_CH)[slot];
+    const c = this.config, mid = x + w / 2;
+    // top, bottom: inset from the sides; left, right: halves, from under the head to stepHeight above the feet.
+    out[0] = x + c.inset; out[1] = y; out[2] = x + w - c.inset; out[3] = y + c.sensorTop;
+    out[4] = x + c.inset; out[5] = y + h - c.sensorBottom; out[6] = x + w - c.inset; out[7] = y + h;
+    out[8] = x; out[9] = y + c.sensorTop; out[10] = mid; out[11] = y + h - c.stepHeight;
+    out[12] = mid; out[13] = y + c.sensorTop; out[14] = x + w; out[15] = y + h - c.stepHeight;
+    return out;
+  }
+
+  private instanceIndex(method: string, index: number): number {
+    if (!Number.isInteger(index) || index < 0 || index >= this.instances) {
+      throw new HitcoreError("INVALID_ARGUMENT", `${method}: index must be an instance index from 0 to ${this.instances - 1}, got ${describe(index)}.`);
+    }
+    return index;
+  }
+
+  /** World box of rect k of instance slot i (of prefab `prefab`), translated and mirrored. */
+  private rectInto(i: number, prefab: number, k: number, out: Float64Array): Float64Array {
     const r = this.f32(RH_RECTS), box = this.f32(RH_PREFAB_BOX);
     const o = 4 * (this.i32(RH_PREFAB_START)[prefab] + k);
     let x = r[o], y = r[o + 1];

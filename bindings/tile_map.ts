@@ -364,6 +364,13 @@ export class TileMap {
   /** Monster boxes (x, y, w, h) per monster id, (x, y) the top-left corner; read only (use moveMonster). */
   get monsterBoxes(): Float64Array { this.views(); return this._monBox; }
 
+  /** Whether each monster slot is live (1) or free (0); monsterCount are valid. */
+  get monsterLive(): Uint8Array { this.views(); return this._monLive; }
+  /** The collision points' (dx, dy) offsets from an entity's origin (setPoints); pointsPerEntity pairs are valid. */
+  get pointOffsets(): Float64Array { this.views(); return this._points; }
+  /** The controllers' box, width by height, its origin the middle of its bottom edge. */
+  get controllerWidth(): number { this.views(); return this._params[P_W]; }
+  get controllerHeight(): number { this.views(); return this._params[P_H]; }
   get entityCapacity(): number { return this.caps.entities; }
   get boxCapacity(): number { return this.caps.boxes; }
   get monsterCapacity(): number { return this.caps.monsters; }

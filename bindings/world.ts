@@ -18,7 +18,7 @@
 //   planes          f32[4(C+4)] scratch: the entries' boxes as four planes (the SIMD core's pair walk)
 import {
   ARENA_BASE, CELLS_PER_ENTITY, ENTRY_BYTES, HEADERS_END, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
-  G_MASK, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
+  G_MASK, G_INVY, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PART_HEADER_FIELDS, WORLD_HEADER, PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
@@ -248,6 +248,7 @@ export class World {
 
   private buffer: ArrayBuffer | null = null;
   private header = new Int32Array(0);
+  private headerF = new Float32Array(0);
   private _x = new Float32Array(0);
   private _y = new Float32Array(0);
   private _a = new Float32Array(0);
@@ -268,6 +269,7 @@ export class World {
   private _overlapParts = new Uint32Array(0);
   private _overlapCells = new Uint32Array(0);
   private _overlapShape = new Int32Array(0);
+  private _gridCells = new Int32Array(0);
   // setPositions' staging: x and y as f64 in the planes scratch, which no call keeps between calls.
   private _stageX = new Float64Array(0);
   private _stageY = new Float64Array(0);
@@ -890,7 +892,7 @@ export class World {
     }
     const parts = this.partsFor("castMany", levelMask);
     this.checkLive("castMany");
-    if (count === 0) return 0;
+    if (count === 0) return (this.castManyCount = 0);
     this.prepareLevel();
     const hits = this.kernel.castLevelMany(count, sweep, parts);
     if (hits < 0) {
@@ -898,6 +900,8 @@ export class World {
       throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
         `or a size past the platforms' maxRadius (${this._platforms?.maxRadius ?? "none"}). Fix castInputs[${CAST_IN * k} ... ${CAST_IN * k + 5}]. Nothing was cast.`);
     }
+    this.castManyCount = count;
+    this.castManySweep = sweep;
     return hits;
   }
 
@@ -918,7 +922,24 @@ export class World {
     }
   }
 
+  /**
+   * The last single cast (castSegment, castRay, castBox, castCircle) as made: [Sweep.*, centre x,
+   * centre y, dx, dy, a, b] (a, b: radius, or half width and height), its hit in `hit`; Sweep -1
+   * before the first. For overlays (debugDraw draws it).
+   */
+  readonly lastCast = new Float64Array([-1, 0, 0, 0, 0, 0, 0]);
+  /** How many casts and of which Sweep the last castMany cast (0 before the first): castInputs and the hits hold them. */
+  get lastCastMany(): number { return this.castManyCount; }
+  get lastCastManySweep(): number { return this.castManySweep; }
+  private castManyCount = 0;
+  private castManySweep = SWEEP_POINT;
+  /** Records the last controllerContacts wrote to `contacts` (0 before the first). */
+  get contactCount(): number { return this.contactTotal; }
+  private contactTotal = 0;
+
   private castOne(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number, parts: number): boolean {
+    const last = this.lastCast;
+    last[0] = mode; last[1] = x; last[2] = y; last[3] = dx; last[4] = dy; last[5] = a; last[6] = b;
     this.prepareLevel();
     const hit = this.kernel.castLevel(mode, x, y, dx, dy, a, b, parts) !== 0;
     this.refresh();
@@ -1032,7 +1053,7 @@ export class World {
     for (;;) {
       const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption);
       this.afterBuild(mask);
-      if (total <= this.contactCap) return total;
+      if (total <= this.contactCap) return (this.contactTotal = total);
       this.ensureContacts(total);
     }
   }
@@ -1143,6 +1164,27 @@ export class World {
       cellsVisited: h[S_CELLS_VISITED], aabbTests: h[S_AABB_TESTS], narrowTests: h[S_NARROW_TESTS], found: h[S_FOUND],
     };
   }
+
+  /**
+   * The last grid's shape without allocating, for overlays: [cols, rows, cell width, cell height,
+   * origin x, origin y, mask, entries, large, reach grid (1) or home grid (0)] into out[0 .. 10).
+   * Its cells are gridCells'. After a split (stats().split) it is the tall boxes' grid.
+   */
+  gridShapeInto(out: Float64Array): Float64Array {
+    this.refresh();
+    const h = this.header, f = this.headerF;
+    out[0] = h[G_COLS]; out[1] = h[G_ROWS]; out[2] = f[G_CELL]; out[3] = h[G_SPLIT] === 1 ? 1 / f[G_INVY] : f[G_CELL];
+    out[4] = f[G_OX]; out[5] = f[G_OY]; out[6] = h[G_MASK] >>> 0; out[7] = h[G_ENTRIES]; out[8] = h[G_LARGE]; out[9] = h[G_COVER];
+    return out;
+  }
+
+  /**
+   * The last grid's cells as ends: the records of cell c = row * (cols + 1) + col (the table has a
+   * padding column and row) are [c === 0 ? 0 : gridCells[c], gridCells[c + 1]), so a cell is in use
+   * when those differ. A view over scratch the next grid build rewrites: read it right after the
+   * query it shows.
+   */
+  get gridCells(): Int32Array { this.refresh(); return this._gridCells; }
 
   /** Bytes of memory the world's arena spans (wasm memory for both backends). */
   get memoryBytes(): number {
@@ -1319,6 +1361,7 @@ export class World {
     this.buffer = buf;
     const h = new Int32Array(buf, HEADER, HEADER_FIELDS), slots = this.cap + 1;
     this.header = h;
+    this.headerF = new Float32Array(buf, HEADER, HEADER_FIELDS);
     this._x = new Float32Array(buf, h[H_X], slots);
     this._y = new Float32Array(buf, h[H_Y], slots);
     this._a = new Float32Array(buf, h[H_A], slots);
@@ -1336,6 +1379,7 @@ export class World {
     this._hitT = new Float32Array(buf, h[H_HIT_F], slots);
     this._hitNx = new Float32Array(buf, h[H_HIT_F] + 4 * slots, slots);
     this._hitNy = new Float32Array(buf, h[H_HIT_F] + 8 * slots, slots);
+    this._gridCells = new Int32Array(buf, h[H_CELLS], CELLS_PER_ENTITY * this.cap + SCRATCH_SLACK);
     const w = (this.worldHeader = new Int32Array(buf, WORLD_HEADER, WORLD_FIELDS));
     this.worldHeaderD = new Float64Array(buf, WORLD_HEADER, WORLD_FIELDS >> 1);
     if (this.overlapSlots > 0) {

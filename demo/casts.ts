@@ -3,7 +3,7 @@
 // drawn where the closest hit of any part stopped it. Publishes window.__hitcoreCasts for
 // tests/casts_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
-import { createWorld, IdKind, Part, Sweep, type Backend, type Platforms, type RectLevel, type World } from "../bindings/browser.js";
+import { createWorld, debugDraw, DrawLayer, Part, Sweep, type Backend, type DebugDrawOptions, type Platforms, type RectLevel, type World } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
 
@@ -66,7 +66,6 @@ const frameTimes = new SampleWindow();
 const endX = new Float64Array(FAN);
 const endY = new Float64Array(FAN);
 const endPart = new Int32Array(FAN);
-const rectBox = new Float64Array(4);
 const pointer = { x: NaN, y: NaN };
 
 interface Sim { world: World; rects: RectLevel; platforms: Platforms; polygons: number[][]; lines: number[] }
@@ -168,7 +167,7 @@ function frame(now: number): void {
       if ((endPart[k] === Part.Surfaces || endPart[k] === Part.Polyhedra) && s.platforms.polyhedraAt(endX[k], endY[k], 0) > 0 && insideStrictly(s.polygons, endX[k], endY[k])) probe.endedInside++;
     }
     const r0 = performance.now();
-    draw(s, ox, oy, shape);
+    draw(s);
     const r1 = performance.now();
 
     collisionTimes.push(now, t1 - t0);
@@ -212,54 +211,25 @@ function insideStrictly(polygons: number[][], px: number, py: number): boolean {
   return false;
 }
 
-function draw(s: Sim, ox: number, oy: number, shape: string): void {
+/**
+ * The level (rects, polyhedra, surfaces with a tick on their front side) and the fan (each cast's
+ * path, and its shape where it stopped, in the colour of the part that stopped it, with the hit
+ * normal): debugDraw's layers of the world, from castMany's inputs and hits.
+ */
+function draw(s: Sim): void {
   const g = ctx!;
   g.fillStyle = "#0c0c14";
   g.fillRect(0, 0, W, H);
-  // Rects.
-  g.fillStyle = "#5a5f72";
-  for (let k = 0; k < s.rects.instanceCount; k++) {
-    const i = s.rects.idAt(IdKind.Instance, k);
-    for (let r = 0, m = s.rects.instanceRectCount(i); r < m; r++) {
-      s.rects.worldRect(i, r, rectBox);
-      g.fillRect(rectBox[0], rectBox[1], rectBox[2] - rectBox[0], rectBox[3] - rectBox[1]);
-    }
-  }
-  // Polyhedra.
-  g.fillStyle = "#2f4f8f";
-  for (const p of s.polygons) {
-    g.beginPath();
-    g.moveTo(p[0], p[1]);
-    for (let i = 2; i < p.length; i += 2) g.lineTo(p[i], p[i + 1]);
-    g.closePath();
-    g.fill();
-  }
-  // Surfaces, with a tick on their front side.
-  g.strokeStyle = "#5fd35f";
-  g.lineWidth = 2;
-  const L = s.lines;
-  for (let i = 0; i < L.length; i += 4) {
-    const [x0, y0, x1, y1] = [L[i], L[i + 1], L[i + 2], L[i + 3]];
-    const len = Math.hypot(x1 - x0, y1 - y0), nx = (y1 - y0) / len, ny = -(x1 - x0) / len; // the surface's normal (dy, -dx) / len
-    const mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
-    g.beginPath();
-    g.moveTo(x0, y0); g.lineTo(x1, y1);
-    g.moveTo(mx, my); g.lineTo(mx + nx * 8, my + ny * 8);
-    g.stroke();
-  }
-  // The fan: a line to each stopping point, and the shape there.
-  g.lineWidth = 1;
-  g.strokeStyle = "rgba(255, 255, 255, 0.08)";
-  g.beginPath();
-  for (let k = 0; k < FAN; k++) { g.moveTo(ox, oy); g.lineTo(endX[k], endY[k]); }
-  g.stroke();
-  for (let k = 0; k < FAN; k++) {
-    g.strokeStyle = endPart[k] === Part.Rects ? "#f2c14e" : endPart[k] !== Part.None ? "#4fd6e8" : "rgba(255, 255, 255, 0.25)";
-    if (shape === "box") g.strokeRect(endX[k] - BOX_W / 2, endY[k] - BOX_H / 2, BOX_W, BOX_H);
-    else if (shape === "circle") { g.beginPath(); g.arc(endX[k], endY[k], BOX_H / 2, 0, 2 * Math.PI); g.stroke(); }
-    else g.strokeRect(endX[k] - 1, endY[k] - 1, 2, 2);
-  }
+  debugDraw(s.world, g, DRAWING);
 }
+
+const DRAWING: DebugDrawOptions = {
+  layers: (1 << DrawLayer.Rects) | (1 << DrawLayer.Polyhedra) | (1 << DrawLayer.Surfaces) | (1 << DrawLayer.Casts),
+  colours: {
+    rect: 0x5a5f72, polyhedron: 0x2f4f8f, surface: 0x5fd35f,
+    cast: 0xffffff, hitRects: 0xf2c14e, hitSurfaces: 0x4fd6e8, hitPolyhedra: 0x4fd6e8, castMiss: 0x9a9a9a,
+  },
+};
 
 function showHud(): void {
   const p = probe;

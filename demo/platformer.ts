@@ -7,7 +7,7 @@
 // bullet-hell page does. The page publishes window.__platformer for the browser test.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { EG_DATA, EG_DATA_START, EG_LEVEL, EG_LEVEL_START, flipY, PlatformRain } from "../fixtures/platform_levels.js";
-import { createWorld, IdKind, PLATFORMER, type Backend, type Platforms } from "../bindings/browser.js";
+import { createWorld, debugDraw, DrawLayer, PLATFORMER, type Backend, type DebugDrawOptions, type Platforms, type World } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
 
@@ -81,7 +81,7 @@ export function runPlatformer(level: LevelKind): void {
   const renderTimes = new SampleWindow();
   const frameTimes = new SampleWindow();
   /** player: the player's ball's slot in the views; ball: its handle, for setBall and setAcceleration. */
-  let sim: { p: Platforms; rain: PlatformRain | null; player: number; ball: number } | null = null;
+  let sim: { world: World; p: Platforms; rain: PlatformRain | null; player: number; ball: number } | null = null;
   let generation = 0;
   let lastFrame = 0;
   let nextHud = 0;
@@ -137,12 +137,13 @@ export function runPlatformer(level: LevelKind): void {
     probe.ready = false;
     hud.textContent = `loading the ${level} level on ${backend}…`;
     try {
-      const p = (await createWorld({ backend, wasm: wasmUrl })).addPlatforms({ ballCapacity: rain + 1 });
+      const world = await createWorld({ backend, wasm: wasmUrl });
+      const p = world.addPlatforms({ ballCapacity: rain + 1 });
       if (mine !== generation) return;
       if (level === "surfaces") p.addSurfaces(LEVEL);
       else for (const poly of DATA) p.addPolygon(poly);
       const ball = p.addBall(start[0], start[1], PLATFORMER.radius);
-      sim = { p, rain: rain > 0 ? new PlatformRain(p, rain, bounds, 7) : null, player: p.indexOf(ball), ball };
+      sim = { world, p, rain: rain > 0 ? new PlatformRain(p, rain, bounds, 7) : null, player: p.indexOf(ball), ball };
       applyInput();
     } catch (err) {
       if (mine === generation) sim = null;
@@ -173,7 +174,7 @@ export function runPlatformer(level: LevelKind): void {
       // On the ground: a surface's region holds the ball, or a polyhedron is just below it.
       const onGround = level === "surfaces" ? p.touchingSurfaces(x, y, PLATFORMER.radius) > 0 : p.polyhedraAt(x, y + 1, PLATFORMER.radius) > 0;
       const r0 = performance.now();
-      draw(p, s.rain, player);
+      draw(s.world, p, s.rain, player);
       const r1 = performance.now();
       collisionTimes.push(now, t1 - t0);
       renderTimes.push(now, r1 - r0);
@@ -198,13 +199,16 @@ export function runPlatformer(level: LevelKind): void {
     }
   }
 
+  const regionOptions: DebugDrawOptions = {
+    layers: 1 << DrawLayer.HitRegions, hitRadius: PLATFORMER.radius, camera: { x: view.ox, y: view.oy, scale: view.scale }, colours: { hitRegion: 0xff5a5a },
+  };
   const sx = (x: number) => (x - view.ox) * view.scale;
   const sy = (y: number) => (y - view.oy) * view.scale;
 
-  function draw(p: Platforms, rain: PlatformRain | null, player: number): void {
+  function draw(world: World, p: Platforms, rain: PlatformRain | null, player: number): void {
     ctx!.fillStyle = "#000";
     ctx!.fillRect(0, 0, W, H);
-    if (overlayInput.checked) drawRegions(p);
+    if (overlayInput.checked) drawRegions(world);
     if (level === "surfaces") {
       // The seed's drawLevel: white lines.
       ctx!.strokeStyle = "#fff";
@@ -244,43 +248,9 @@ export function runPlatformer(level: LevelKind): void {
     ctx!.fill();
   }
 
-  /** The hit regions for the player's radius: each surface's trapezium, each polyhedron with its faces moved out by r. */
-  function drawRegions(p: Platforms): void {
-    const r = PLATFORMER.radius;
-    ctx!.fillStyle = "rgba(255, 60, 60, 0.35)";
-    ctx!.strokeStyle = "rgba(255, 90, 90, 0.8)";
-    for (let s = 0; s < p.surfaceCount; s++) {
-      const S = p.surface(p.idAt(IdKind.Surface, s));
-      const nx = S[0], ny = S[1], x0 = S[9], y0 = S[10], x1 = S[11], y1 = S[12];
-      const len = Math.hypot(x1 - x0, y1 - y0), dx = (x1 - x0) / len, dy = (y1 - y0) / len;
-      // The trapezium: the band r thick along the normal, cut at 45 degrees at the ends.
-      ctx!.beginPath();
-      ctx!.moveTo(sx(x0 - r * dx), sy(y0 - r * dy));
-      ctx!.lineTo(sx(x1 + r * dx), sy(y1 + r * dy));
-      ctx!.lineTo(sx(x1 + r * nx), sy(y1 + r * ny));
-      ctx!.lineTo(sx(x0 + r * nx), sy(y0 + r * ny));
-      ctx!.closePath();
-      ctx!.fill();
-      ctx!.stroke();
-    }
-    for (let k = 0; k < p.polyhedronCount; k++) {
-      const id = p.idAt(IdKind.Polyhedron, k);
-      const v = p.vertices(id);
-      if (!v) continue;
-      const h = p.halfspaces(id);
-      const n = v.length / 2;
-      ctx!.beginPath();
-      for (let i = 0; i < n; i++) {
-        // Corner i joins faces i - 1 and i, both moved out by r: the mitred corner.
-        const a = (i + n - 1) % n;
-        const ax = h[3 * a], ay = h[3 * a + 1], bx = h[3 * i], by = h[3 * i + 1];
-        const m = r / (1 + ax * bx + ay * by);
-        ctx!.lineTo(sx(v[2 * i] + m * (ax + bx)), sy(v[2 * i + 1] + m * (ay + by)));
-      }
-      ctx!.closePath();
-      ctx!.fill();
-      ctx!.stroke();
-    }
+  /** The hit regions for the player's radius (the platforms' maxRadius): each surface's trapezium, each polyhedron with its faces moved out by r. */
+  function drawRegions(world: World): void {
+    debugDraw(world, ctx!, regionOptions);
   }
 
   function showHud(p: Platforms): void {

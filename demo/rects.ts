@@ -5,7 +5,7 @@
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { lumpyRects, poleRects, stairsRects } from "../fixtures/rect_levels.js";
 import {
-  type Backend, type CharacterConfig, CharacterKind, CharacterState, createWorld, IdKind, Input, Mirror, type RectLevel,
+  type Backend, CharacterKind, CharacterState, createWorld, debugDraw, DrawLayer, IdKind, Input, Mirror, type RectLevel, type World,
 } from "../bindings/browser.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
@@ -79,7 +79,7 @@ const rect = new Float64Array(4);
 const stepStats = new Int32Array(5);
 const cullStats = new Int32Array(5);
 
-interface Sim { level: RectLevel; player: number; enemies: number[]; spawns: number[]; cfg: Readonly<CharacterConfig> }
+interface Sim { world: World; level: RectLevel; player: number; enemies: number[]; spawns: number[] }
 let sim: Sim | null = null;
 let generation = 0;
 let nextHud = 0;
@@ -137,7 +137,8 @@ async function start(backend: Backend): Promise<void> {
   probe.ready = false;
   hud.textContent = `creating a ${backend} level…`;
   try {
-    const level = (await createWorld({ backend, wasm: wasmUrl })).addRectLevel({ projectileCapacity: 1 });
+    const world = await createWorld({ backend, wasm: wasmUrl });
+    const level = world.addRectLevel({ projectileCapacity: 1 });
     if (mine !== generation) return;
     buildLevel(level);
     // Slots, which the char* views index (placeCharacter takes the handle: idAt).
@@ -148,7 +149,7 @@ async function start(backend: Backend): Promise<void> {
     const angle = 0.35;
     level.projX[0] = (BOX.x0 + BOX.x1) / 2; level.projY[0] = (BOX.y0 + BOX.y1) / 2; level.projR[0] = BALL_R;
     level.projVX[0] = Math.cos(angle) * BALL_SPEED; level.projVY[0] = Math.sin(angle) * BALL_SPEED;
-    sim = { level, player, enemies, spawns, cfg: level.characterConfig };
+    sim = { world, level, player, enemies, spawns };
   } catch (err) {
     if (mine === generation) sim = null;
     recordError(err);
@@ -226,17 +227,14 @@ function draw(level: RectLevel, s: Sim, camX: number, visible: number): void {
   const g = ctx!;
   g.fillStyle = "#0c0c14";
   g.fillRect(0, 0, W, H);
+  // The overlays are debugDraw's quadtree and sensor layers, through the same camera.
+  overlay.camera.x = Math.round(camX);
+  if (treeInput.checked) {
+    overlay.layers = 1 << DrawLayer.Quadtree;
+    debugDraw(s.world, g, overlay);
+  }
   g.save();
   g.translate(-Math.round(camX), 0);
-  if (treeInput.checked) {
-    const boxes = level.nodeBoxes, counts = level.nodeCounts, n = level.nodeCount;
-    g.strokeStyle = "rgba(90, 140, 255, 0.35)";
-    g.lineWidth = 1;
-    for (let k = 0; k < n; k++) {
-      if (counts[k] === 0 || boxes[4 * k + 2] < camX || boxes[4 * k] > camX + W) continue;
-      g.strokeRect(boxes[4 * k], boxes[4 * k + 1], boxes[4 * k + 2] - boxes[4 * k], boxes[4 * k + 3] - boxes[4 * k + 1]);
-    }
-  }
   // Only what the culling query found: master boxes faintly, collision rects solid.
   const found = level.results;
   for (let k = 0; k < visible; k++) {
@@ -250,20 +248,12 @@ function draw(level: RectLevel, s: Sim, camX: number, visible: number): void {
       g.fillRect(rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]);
     }
   }
-  // Characters, and their four sensors.
-  const cfg = s.cfg;
+  // Characters (their four sensors after the ball, through debugDraw).
   for (let c = 0; c < level.characterCount; c++) {
     if (level.charKind[c] === 0) continue;
     const x = level.charX[c], y = level.charY[c], w = level.charW[c], h = level.charH[c];
     g.fillStyle = c === s.player ? "#f2c14e" : "#d9534f";
     g.fillRect(x, y, w, h);
-    if (sensorsInput.checked) {
-      g.lineWidth = 1;
-      g.strokeStyle = "#ff4d4d"; g.strokeRect(x, y + cfg.sensorTop, w / 2, h - cfg.sensorTop - cfg.stepHeight);
-      g.strokeStyle = "#4d7dff"; g.strokeRect(x + w / 2, y + cfg.sensorTop, w / 2, h - cfg.sensorTop - cfg.stepHeight);
-      g.strokeStyle = "#4dff88"; g.strokeRect(x + cfg.inset, y, w - 2 * cfg.inset, cfg.sensorTop);
-      g.strokeStyle = "#ffe14d"; g.strokeRect(x + cfg.inset, y + h - cfg.sensorBottom, w - 2 * cfg.inset, cfg.sensorBottom);
-    }
   }
   // The ball.
   g.fillStyle = "#ffffff";
@@ -271,7 +261,14 @@ function draw(level: RectLevel, s: Sim, camX: number, visible: number): void {
   g.arc(level.projX[0], level.projY[0], BALL_R, 0, 2 * Math.PI);
   g.fill();
   g.restore();
+  if (sensorsInput.checked) {
+    overlay.layers = 1 << DrawLayer.Sensors;
+    debugDraw(s.world, g, overlay);
+  }
 }
+
+/** debugDraw's options for the overlays: the layer and the camera's x change each frame. */
+const overlay = { layers: 0, camera: { x: 0, y: 0, scale: 1 } };
 
 function showHud(level: RectLevel): void {
   const p = probe;

@@ -1,8 +1,10 @@
 // Drawing the bullet-hell scene (and the pixel layer the arena page shares). Tens of thousands of
 // bullets cannot go through the canvas path API one arc at a time, so bullets are written as 3x3
 // pixel squares into one reused ImageData; the few dozen enemies, the ship and the grid overlay
-// are vector shapes drawn on top of it.
-import { BodyFlag, Kind, type World } from "../bindings/world.js";
+// are vector shapes drawn on top of it. The grid overlay is debugDraw's grid layer when the world
+// lives on this thread; a worker's frame carries only the grid's shape, drawn here from the views.
+import { BodyFlag, Kind, World } from "../bindings/world.js";
+import { debugDraw, DrawLayer, type DebugDrawOptions } from "../bindings/debug_draw.js";
 
 /** The views a frame is drawn from: a World's own, or a worker frame's copies of them. */
 export type BodyViews = Pick<World, "x" | "y" | "a" | "b" | "kinds" | "flags">;
@@ -40,6 +42,7 @@ const ENEMY_HIT_COLOUR = "#fff2a8";
 const SHIP_COLOUR = "#5cff9d";
 const SHIP_HIT_COLOUR = "#ff4545";
 const GRID_COLOUR = "rgba(120, 255, 160, 0.35)";
+const GRID_LAYER: DebugDrawOptions = { layers: 1 << DrawLayer.Grid, colours: { grid: 0x78ffa0, gridCell: 0x78ffa0 } };
 
 /** A colour as the Uint32 word PixelLayer writes (bytes R, G, B, A in memory). */
 export function rgba(r: number, g: number, b: number, a = 255): number {
@@ -102,7 +105,9 @@ export class Renderer {
     this.drawBullets(x, y, hell.bullets);
 
     const ctx = this.ctx;
-    if (grid.visible) this.drawGrid(x, y, a, kinds, hell, grid);
+    // The grid firstHits built over the enemies: its frame and the cells holding enemies.
+    if (grid.visible && world instanceof World) debugDraw(world, ctx, GRID_LAYER);
+    else if (grid.visible) this.drawGrid(x, y, a, kinds, hell, grid);
 
     // One path per colour: enemies not hit this frame, then the ones hit.
     for (let pass = 0; pass < 2; pass++) {
@@ -135,7 +140,7 @@ export class Renderer {
   }
 
   /**
-   * The firstHits grid is built over the enemies: it starts at the minimum corner of their boxes
+   * A worker frame's grid overlay: the firstHits grid is built over the enemies: it starts at the minimum corner of their boxes
    * (circle: centre - radius; rect: top-left) and spans cols x rows cells of cellSize.
    */
   private drawGrid(

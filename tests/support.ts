@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { expect } from "vitest";
 import {
-  createWorld, HitcoreError, type Backend, type CreateOptions, type Platforms, type PlatformsOptions, type RectLevel, type RectLevelOptions,
+  createWorld, HitcoreError, Mirror, type Backend, type CreateOptions, type Platforms, type PlatformsOptions, type RectLevel, type RectLevelOptions,
   type TileMap, type TileMapOptions, type World,
 } from "../bindings/node.js";
 
@@ -106,4 +106,30 @@ export function leastHeapPerCall(run: (call: number) => void, calls: number, lim
     if (grown >= 0) least = Math.min(least, grown / (calls * perRun));
   }
   return least;
+}
+
+/** A world with every part and something in every debugDraw layer (tests/debug_draw*.test.ts). */
+export async function everyPart(backend: "wasm-scalar" | "js" = "wasm-scalar"): Promise<World> {
+  const world = await newWorld(backend, { cellSize: 32 });
+  const map = world.addTileMap({ ascii: ["X -H    ", "o^ 1    ", "XXXXXXXX"], tileSize: 32 });
+  map.addController(48, 64);
+  const level = world.addRectLevel();
+  const p = level.addPrefab([0, 0, 40, 10, 0, 10, 10, 30]);
+  for (let k = 0; k < 6; k++) level.addInstance(p, 300 + 60 * k, 50 * k, k & 1 ? Mirror.X : 0);
+  level.addCharacter(120, 300, 20, 40);
+  const plat = world.addPlatforms({ maxRadius: 10 });
+  plat.addSurfaces([0, 400, 200, 420]);
+  plat.addPolygon([500, 400, 600, 400, 550, 480]);
+  plat.addHalfspaces([0, -1, -900]);
+  plat.addBall(100, 380, 6);
+  for (let k = 0; k < 40; k++) world.addCircle(20 + 17 * k, 200 + (k % 5) * 9, 3, 1 << (k % 3));
+  world.addPoint(5, 5, 4);
+  world.addRect(98, 376, 8, 8, 8);
+  world.selfPairs();
+  world.controllerContacts(8);
+  world.castCircle(10, 150, 5, 600, 0);
+  world.ensureCasts(4);
+  world.castInputs.set([10, 100, 500, 10, 0, 0, 10, 120, 500, -30, 0, 0]);
+  world.castMany(2);
+  return world;
 }
