@@ -4,7 +4,7 @@ export interface Size {
   gzip: number;
 }
 export interface SizeRow {
-  key: "node" | "browser" | "tiled" | "worker" | "single" | "core" | "core-simd" | "js" | "page-simd" | "page";
+  key: "node" | "browser" | "page-script" | "tiled" | "worker" | "single" | "core" | "core-simd" | "js" | "page-simd" | "page";
   what: string;
   how: string;
   size: Size;

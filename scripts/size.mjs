@@ -25,10 +25,11 @@ export async function measureSizes() {
   const browser = await bundle(join(dist, "bindings", "browser.js"));
   const entry = (file) => bundle(join(dist, "bindings", file)).then((b) => sized(b.code));
   const scalar = readFileSync(join(dist, "hitcore.wasm")), simd = readFileSync(join(dist, "hitcore-simd.wasm"));
-  const page = sized(browser.code);
+  const page = sized((await bundle(join(repoRoot, "scripts", "size_page.mjs"))).code);
   const rows = [
     ["node", "`hitcore` (node entry)", "dist/bindings/node.js and its imports, minified", await entry("node.js")],
-    ["browser", "`hitcore` (browser entry)", "dist/bindings/browser.js and its imports, minified", page],
+    ["browser", "`hitcore` (browser entry)", "dist/bindings/browser.js and its imports, minified", sized(browser.code)],
+    ["page-script", "a page's script that uses every part", "scripts/size_page.mjs (a world with every part, stepped each frame) bundled with what it calls, minified", page],
     ["tiled", "`hitcore/tiled`", "dist/bindings/tiled_load.js and its imports (fflate, fzstd, fast-xml-parser), minified", await entry("tiled_load.js")],
     ["worker", "`hitcore/worker`", "dist/bindings/worker.js (serveWorld and the browser entry), minified", await entry("worker.js")],
     ["single", "`hitcore/single`", "dist/hitcore.single.js as built: the browser entry and both cores inlined", sized(readFileSync(join(dist, "hitcore.single.js")))],
@@ -38,8 +39,8 @@ export async function measureSizes() {
   ];
   const pageWith = (core) => ({ raw: page.raw + core.length, gzip: page.gzip + sized(core).gzip });
   rows.push(
-    ["page-simd", "a page that uses every part, SIMD core", "the browser entry, minified, and hitcore-simd.wasm (what Chromium, Firefox and Safari load)", pageWith(simd)],
-    ["page", "a page that uses every part, scalar core", "the browser entry, minified, and hitcore.wasm", pageWith(scalar)],
+    ["page-simd", "a page that uses every part, SIMD core", "that script and hitcore-simd.wasm (what Chromium, Firefox and Safari load)", pageWith(simd)],
+    ["page", "a page that uses every part, scalar core", "that script and hitcore.wasm", pageWith(scalar)],
   );
   return rows.map(([key, what, how, size]) => ({ key, what, how, size }));
 }
