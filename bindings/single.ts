@@ -16,6 +16,7 @@ export * from "./platforms.js";
 export * from "./tile_map.js";
 export * from "./level_objects.js";
 export { WorldWorker, type FrameField, type WorkerCreateOptions, type WorkerFrame, type WorldWorkerOptions } from "./world_worker.js";
+export * from "./debug_draw.js";
 export { simdSupported, type CoreOptions, type CreateOptions, type WasmSource } from "./create.js";
 
 /** The bytes of an inlined core: base64 text of its gzip stream. */

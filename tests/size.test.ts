@@ -29,8 +29,8 @@ describe("sizes", () => {
     expect(gzip("page")).toBeLessThan(74 * KB);
   });
 
-  it("the single file, both cores inside, stays under 110 KB gzipped", () => {
-    expect(gzip("single")).toBeLessThan(110 * KB);
+  it("the single file, both cores inside, stays under 116 KB gzipped", () => {
+    expect(gzip("single")).toBeLessThan(116 * KB);
     // Both cores travel gzipped inside it: about their gzipped sizes, not their raw ones.
     expect(gzip("single")).toBeLessThan(gzip("browser") + gzip("core") + gzip("core-simd") + 6 * KB);
   });
