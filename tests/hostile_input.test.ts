@@ -81,6 +81,21 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       expect(Array.from(map.cells)).toEqual(cells);
     });
 
+    it("a pair buffer that would pass the limit throws CAPACITY from the query and keeps the old layout and stores", async () => {
+      // 23,200 circles on one spot: 269,108,400 pairs, 2.15e9 bytes of pairs alone (the 17,000 found
+      // 144 million, which now grow the buffer to exactly what they need: 1.2 GB, too much for a test).
+      const n = 23200, world = await newWorld(backend, { capacity: n });
+      for (let k = 0; k < n; k++) world.addCircle(100, 100, 5);
+      const pairs = world.pairs.length, bytes = world.memoryBytes, x = world.x;
+      const e = refusal(() => world.selfPairs());
+      expect(e.code).toBe("CAPACITY");
+      expect(e.message).toContain("269108400 pairs");
+      expect([world.pairs.length, world.memoryBytes, x.length]).toEqual([pairs, bytes, n + 1]); // nothing relaid: the view is live
+      world.validate();
+      expect(world.queryRect(99, 99, 2, 2)).toBe(n);
+      expect(world.indexOf(world.idAt(n - 1))).toBe(n - 1);
+    });
+
     it("casts and projectiles past the limit throw CAPACITY, changing nothing", async () => {
       const world = await newWorld(backend);
       const level = world.addRectLevel();
