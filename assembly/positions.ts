@@ -3,7 +3,7 @@
 // stores. Writing the f32 views from f64 arrays with TypedArray.set converts number by number in
 // the engine; the copies and the SIMD build of this pass take about half that time (`npm run
 // bench`'s positions table).
-import { H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, PLANE_SLACK } from "../layout/grid.ts";
+import { H_CAPACITY, H_PLANES, H_X, H_Y, MAX_COORD, MAX_COORD_INPUT, PLANE_SLACK } from "../layout/grid.ts";
 import { hdr } from "./header.ts";
 import { SIMD, copy, f32At, f64At, setF32, toF32 } from "./memory.ts";
 
@@ -63,12 +63,12 @@ function setPositionsScalar(from: i32, n: i32): i32 {
   return -1;
 }
 
-/** The first slot in [from, n) whose staged x or y, rounded to f32, is not a finite number of magnitude at most MAX_COORD, or -1. */
+/** The first slot in [from, n) whose staged x or y, rounded to f32, would not be a finite number of magnitude at most MAX_COORD (MAX_COORD_INPUT), or -1. */
 function checkPositions(from: i32, n: i32): i32 {
   const xs = hdr(H_PLANES), ys = xs + ((hdr(H_CAPACITY) + PLANE_SLACK) << 3);
   for (let j = from; j < n; j++) {
-    const x = <f64>toF32(f64At(xs + (j << 3))), y = <f64>toF32(f64At(ys + (j << 3)));
-    if (!(Math.abs(x) <= MAX_COORD && Math.abs(y) <= MAX_COORD)) return j;
+    const x = f64At(xs + (j << 3)), y = f64At(ys + (j << 3));
+    if (!(Math.abs(x) <= MAX_COORD_INPUT && Math.abs(y) <= MAX_COORD_INPUT)) return j;
   }
   return -1;
 }

@@ -1,7 +1,7 @@
 // What every facade shares for rejecting bad input before it reaches a kernel: the error type and
 // the number checks. A rejected call throws before it changes anything.
 
-import { MAX_COORD } from "../layout/grid.js";
+import { MAX_COORD, MAX_COORD_INPUT } from "../layout/grid.js";
 
 export { MAX_COORD };
 
@@ -63,7 +63,7 @@ export function numbersLength(method: string, name: string, v: unknown): number 
  * so nothing is accepted that the store would then hold past the limit.
  */
 export function coordOk(v: unknown): v is number {
-  return typeof v === "number" && Math.abs(Math.fround(v)) <= MAX_COORD;
+  return typeof v === "number" && Math.abs(v) <= MAX_COORD_INPUT;
 }
 
 /** INVALID_BUFFER unless `out` is a typed array of numbers (not a BigInt array) of at least `min` elements: an output buffer. */

@@ -1147,7 +1147,6 @@ export class World {
   touching(id: number, mask = ALL_GROUPS): number {
     const slot = this.slotOf("touching", id);
     checkMask("touching", "mask", mask);
-    this.checkSlotData(slot);
     return this.probe(this._kinds[slot], this._x[slot], this._y[slot], this._a[slot], this._b[slot], mask, slot);
   }
 

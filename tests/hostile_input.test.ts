@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { addLevelObjects, createWorld, HitcoreError, Kind, MAX_COORD, type World } from "../bindings/node.js";
 import { Arena, HEAP_LIMIT, Heap } from "../bindings/arena.js";
+import { MAX_COORD_INPUT } from "../layout/grid.js";
 import { BACKENDS, backendOptions, newWorld, refusal } from "./support.js";
 
 /** Asserts that `run` is refused with a HitcoreError of `code` and leaves the world's bytes as they were. */
@@ -212,7 +213,16 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       const world = await newWorld(backend);
       const top = Math.fround(MAX_COORD) > MAX_COORD ? nextDown(MAX_COORD) : MAX_COORD;
       expect(Math.fround(1e30)).toBeGreaterThan(MAX_COORD);
+      // The facade and the core check |v| <= MAX_COORD_INPUT: exactly the numbers whose f32 is at most MAX_COORD.
+      const up = new Float64Array([MAX_COORD_INPUT]);
+      new BigUint64Array(up.buffer)[0] += 1n;
+      expect([Math.fround(MAX_COORD_INPUT) <= MAX_COORD, Math.fround(up[0]) > MAX_COORD]).toEqual([true, true]);
+      world.addPoint(MAX_COORD_INPUT, 0);
+      refusedUnchanged(world, "INVALID_NUMBER", () => world.addPoint(up[0], 0));
+      refusedUnchanged(world, "INVALID_NUMBER", () => world.setPositions([up[0]], [0]));
       const id = world.addPoint(0, -top);
+      world.setPositions([-MAX_COORD_INPUT], [MAX_COORD_INPUT]);
+      expect([world.x[0], world.y[0]]).toEqual([-top, top]);
       refusedUnchanged(world, "INVALID_NUMBER", () => world.addPoint(0, 1e30));
       refusedUnchanged(world, "INVALID_NUMBER", () => world.addCircle(-1e30, 0, 1));
       refusedUnchanged(world, "INVALID_NUMBER", () => world.addRect(0, 0, 1e30, 1));

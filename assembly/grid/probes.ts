@@ -169,7 +169,8 @@ export function probeGrid(count: i32, mask: i32, rev: bool): void {
  * written to the results buffer; returns their number. With `useGrid` it visits the cells of the
  * grid of the last build (whose mask must cover `mask`), otherwise it scans every slot, counting
  * the slots that hold no valid shape into S_INVALID / S_FIRST_INVALID as a build does (the facade
- * refuses such a call as it refuses a pair query).
+ * refuses such a call as it refuses a pair query); so is `exclude` when its own shape, the probe of
+ * touching(), is not valid.
  */
 export function queryProbe(count: i32, mask: i32, useGrid: bool, exclude: i32): i32 {
   beginCall();
@@ -182,7 +183,7 @@ export function queryProbe(count: i32, mask: i32, useGrid: bool, exclude: i32): 
   if (boxOk(k, a, b, x0, y0, x1, y1)) {
     if (useGrid) scanCells(probe, exclude, MODE_RESULTS, mask, false, false, x0, y0, x1, y1);
     else queryAll(count, mask, exclude, probe, x0, y0, x1, y1);
-  }
+  } else if (exclude >= 0) noteInvalid(exclude); // touching: the entity's own shape is the probe
   flushInvalid();
   endCall();
   return pairsFound();
