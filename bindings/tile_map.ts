@@ -161,11 +161,16 @@ function regionsFor(c: Caps): Region[] {
   return sizes.map(([field, bytes]) => ({ field, bytes, keep: true }));
 }
 
-function count(name: string, v: unknown, min: number, fallback: number): number {
+function count(name: string, v: unknown, min: number, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = v ?? fallback;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < min) throw new HitcoreError("INVALID_OPTION", `${name} must be an integer >= ${min}, got ${describe(v)}.`);
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+    throw new HitcoreError("INVALID_OPTION", `${name} must be an integer >= ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ""}, got ${describe(v)}.`);
+  }
   return n;
 }
+
+/** The most a tile map's capacity option may ask for (as the rect level's): growth takes it further when the memory holds it. */
+const MAX_CAPACITY_OPTION = 1 << 24;
 
 function positive(name: string, v: unknown, fallback: number): number {
   const n = v ?? fallback;
@@ -253,16 +258,17 @@ export class TileMap {
     const spawns = map.monsters.length / 3;
     const caps: Caps = {
       cells: this.cols * this.rows,
-      monsters: Math.max(count("monsterCapacity", options.monsterCapacity, 1, 64), spawns),
-      entities: count("entityCapacity", options.entityCapacity, 1, 1024),
-      boxes: count("boxCapacity", options.boxCapacity, 1, 256),
-      controllers: count("controllerCapacity", options.controllerCapacity, 1, 16),
+      monsters: Math.max(count("monsterCapacity", options.monsterCapacity, 1, 64, MAX_CAPACITY_OPTION), spawns),
+      entities: count("entityCapacity", options.entityCapacity, 1, 1024, MAX_CAPACITY_OPTION),
+      boxes: count("boxCapacity", options.boxCapacity, 1, 256, MAX_CAPACITY_OPTION),
+      controllers: count("controllerCapacity", options.controllerCapacity, 1, 16, MAX_CAPACITY_OPTION),
     };
     const tuning = tuningFor(T, options.controller ?? {});
     this.monsterTypes = new Int32Array(caps.monsters);
     this.cover = new Int32Array(caps.cells);
     this.arena = new Arena(kernel.memory, heap);
-    this.relayout(caps, "addTileMap", "a map of these capacities");
+    this.relayout(caps, "addTileMap", `a ${this.cols} x ${this.rows} map with entityCapacity ${caps.entities}, boxCapacity ${caps.boxes}, ` +
+      `controllerCapacity ${caps.controllers} and monsterCapacity ${caps.monsters}`);
     this._cells.set(map.cells);
     this._monHead.fill(NO_MONSTER);
     const p = this._params;
@@ -711,11 +717,12 @@ export class TileMap {
     };
   }
 
-  /** Controller x, y and score without allocating. */
-  controllerX(controller: number): number { return this._ctlF[CTL_F_FIELDS * this.checkController("controllerX", controller) + CF_X]; }
-  controllerY(controller: number): number { return this._ctlF[CTL_F_FIELDS * this.checkController("controllerY", controller) + CF_Y]; }
-  controllerScore(controller: number): number { return this._ctlI[CTL_I_FIELDS * this.checkController("controllerScore", controller) + CI_SCORE]; }
-  controllerEvents(controller: number): number { return this._ctlI[CTL_I_FIELDS * this.checkController("controllerEvents", controller) + CI_EVENTS]; }
+  // Controller x, y and score without allocating. The slot first: checkController rebuilds the
+  // views when a relayout detached them, and `this._ctlF[...]` would read the old one otherwise.
+  controllerX(controller: number): number { const id = this.checkController("controllerX", controller); return this._ctlF[CTL_F_FIELDS * id + CF_X]; }
+  controllerY(controller: number): number { const id = this.checkController("controllerY", controller); return this._ctlF[CTL_F_FIELDS * id + CF_Y]; }
+  controllerScore(controller: number): number { const id = this.checkController("controllerScore", controller); return this._ctlI[CTL_I_FIELDS * id + CI_SCORE]; }
+  controllerEvents(controller: number): number { const id = this.checkController("controllerEvents", controller); return this._ctlI[CTL_I_FIELDS * id + CI_EVENTS]; }
 
   /** Places a controller (x normalised on a wrapping map) and zeroes its speed. */
   setControllerPosition(controller: number, x: number, y: number): void {
