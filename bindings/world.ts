@@ -295,13 +295,17 @@ export class World {
     this.contactArena = new Arena(kernel.memory, this.heap);
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
-    const end = this.arena.plan(regionsFor(capacity, pairCapacity)).end;
-    if (!fitsHeap(end)) {
-      releaseTag(this.ids.tag);
-      throw new HitcoreError("INVALID_OPTION", `capacity ${capacity} with pairCapacity ${pairCapacity} needs ${end} bytes of memory, past the ${HEAP_LIMIT} a world may span. ` +
-        "Lower them: the stores and the pair buffer grow on demand.");
+    try {
+      const end = this.arena.plan(regionsFor(capacity, pairCapacity)).end;
+      if (!fitsHeap(end)) {
+        throw new HitcoreError("INVALID_OPTION", `capacity ${capacity} with pairCapacity ${pairCapacity} needs ${end} bytes of memory, past the ${HEAP_LIMIT} a world may span. ` +
+          "Lower them: the stores and the pair buffer grow on demand.");
+      }
+      this.relayout(capacity, pairCapacity, "createWorld");
+    } catch (e) {
+      releaseTag(this.ids.tag); // a world never made holds no tag
+      throw e;
     }
-    this.relayout(capacity, pairCapacity, "createWorld");
   }
 
   // ---- the level's parts -------------------------------------------------------------------
@@ -1281,6 +1285,10 @@ export class World {
    */
   private fits(method: string, total: number): boolean {
     const cap = this.pairCap;
+    if (total < 0) {
+      // The core counts pairs in an int32: past 2^31 the count wraps, and no pair buffer could hold them.
+      throw new HitcoreError("CAPACITY", `${method}: more than 2^31 pairs overlap, more than a world's memory could hold. Query fewer entities at once (smaller masks), or spread them out.`);
+    }
     if (total <= cap) return true;
     if (!this.growPairs) return true;
     let next = cap;
