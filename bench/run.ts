@@ -9,6 +9,7 @@ import { machine } from "./harness.js";
 import { benchRects } from "./rect_level.js";
 import { benchTiles } from "./tiles.js";
 import { benchCasts } from "./casts.js";
+import { benchCrowded } from "./crowded.js";
 import { benchWorld } from "./world.js";
 
 const suites: Record<string, () => Promise<string[]>> = {
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<string[]>> = {
   tiles: benchTiles,
   casts: benchCasts,
   world: benchWorld,
+  crowded: benchCrowded,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);
