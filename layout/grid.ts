@@ -161,3 +161,7 @@ export const SPLIT_LARGE = 32;
 // Coordinates and sizes beyond this magnitude are rejected (their sums must stay finite in f32):
 // by the facades' checks (bindings/validate.ts) and by the setPositions kernels.
 export const MAX_COORD = 1e30;
+// The least user cell size (a world's cellSize, 0 aside): the core takes the size as an f32, in
+// which a smaller one may round to 0 (automatic) or to a subnormal, and sides below it are raised to
+// it anyway (assembly/grid/shape.ts). The facade refuses a smaller positive size.
+export const MIN_CELL_SIZE = 1e-30;
