@@ -3,6 +3,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { Bench } from "tinybench";
 import { createWorld, type World } from "../bindings/node.js";
 import { backends, simdWasm, TIME_MS, wasm } from "./harness.js";
+import { Progress } from "./progress.js";
 import { BULLET, BulletHell, ENEMY, MovingCircles } from "../fixtures/scenes.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
@@ -117,7 +118,10 @@ export async function benchGrid(): Promise<string[]> {
   const rows: string[] = [];
   const notes: string[] = [];
   const workloads = SIZES.flatMap((n) => [circles(n), bulletsVsEnemies(n)]);
+  const allocN = SIZES[Math.floor((SIZES.length - 1) / 2)];
+  const progress = new Progress("grid", workloads.length + workloads.filter((x) => x.n === allocN).length);
   for (const w of workloads) {
+    progress.step(`${w.name}, N=${w.n}`);
     const pairs = await agree(w);
     const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 20, iterations: 30 });
     for (const backend of backends) {
@@ -138,8 +142,8 @@ export async function benchGrid(): Promise<string[]> {
     console.log(row);
   }
   // Allocation is measured at the middle size: 5,000 frames at 100k would take minutes for the same answer.
-  const allocN = SIZES[Math.floor((SIZES.length - 1) / 2)];
   for (const w of workloads.filter((x) => x.n === allocN)) {
+    progress.step(`${w.name}, N=${w.n}: allocations`);
     const a = await allocations(w);
     const line = `${w.name}, N=${w.n}, wasm path after warm-up: the collision call allocates ${a.bytesPerCall.toFixed(2)} JS heap bytes per call ` +
       `(least of three windows of 1,000 calls); whole frames (scene step, call, recycling) ${a.bytesPerFrame.toFixed(2)} bytes per frame over 1,000 frames ` +
