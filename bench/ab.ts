@@ -36,10 +36,10 @@ function outcome(run: Run, count: number): string {
   return `${count} ${JSON.stringify(w.stats())} ${w.pairs.subarray(0, 2 * Math.min(count, w.pairs.length >> 1)).join(",")}`;
 }
 
-const progress = new Progress("bench:ab", sizes.length * scenes.length);
+const progress = new Progress("bench:ab", sizes.length * scenes.length, scenes.length * sizes.reduce((sum, n) => sum + n, 0));
 for (const n of sizes) {
   for (const name of scenes) {
-    progress.step(`${name}, N=${n}`);
+    progress.step(`${name}, N=${n}`, n);
     const runs: Run[][] = [];
     for (const b of bytes) {
       const list: Run[] = [];

@@ -205,7 +205,8 @@ export async function benchCrowded(): Promise<string[]> {
   const rows: string[] = [];
   const only = process.env.BENCH_CROWDED_ONLY; // a part of "call scene" (e.g. "crossPairs points on one spot")
   const cases = SIZES.flatMap((n) => SCENES.filter((s) => !only || `${s.call} ${s.name}`.includes(only)).map((scene) => ({ n, scene })));
-  const progress = new Progress("crowded", cases.length * CORES.length);
+  // A case's work grows as N squared (the double loops).
+  const progress = new Progress("crowded", cases.length * CORES.length, cases.reduce((sum, c) => sum + c.n * c.n * CORES.length, 0));
   for (const { n, scene } of cases) {
     const cap = 2 * n; // the default pair capacity; growPairs off, so a call stops there and counts the rest
     let rand = 1;
@@ -213,7 +214,7 @@ export async function benchCrowded(): Promise<string[]> {
     const placed = Array.from({ length: n }, (_, k) => scene.place(k, n, seeded));
     let first: { total: number; pairs: Int32Array; flags: Uint8Array } | undefined;
     for (const [coreName, options] of CORES) {
-      progress.step(`${scene.call} ${scene.name}, N=${n}, ${coreName}`);
+      progress.step(`${scene.call} ${scene.name}, N=${n}, ${coreName}`, n * n);
       const world = await createWorld({ ...options, capacity: n, cellSize: CELL, pairCapacity: cap, growPairs: false });
       for (const [x, y, g] of placed) world.addPoint(x, y, g);
       const loop = options.backend === "js" ? jsLoop(cap) : wasmLoop(brute, cap);

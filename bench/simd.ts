@@ -29,9 +29,9 @@ for (const n of SIZES) {
 }
 
 const rows: string[] = [];
-const progress = new Progress("bench:simd", scenes.length);
+const progress = new Progress("bench:simd", scenes.length, scenes.reduce((sum, s) => sum + s.n, 0));
 for (const scene of scenes) {
-  progress.step(`${scene.name}, N=${scene.n}`);
+  progress.step(`${scene.name}, N=${scene.n}`, scene.n);
   const runs: Run[][] = [];
   for (const b of bytes) {
     const worlds: Run[] = [];

@@ -16,11 +16,11 @@
 //   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: 0, then per cell (pitch cols + 1, rows + 1) counts, then ends, scratch
 //   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot | kind << KIND_SHIFT, x, y, a, b, cell) of the small entities by cell
 //   H_LARGE          i32   facade      i32[CAPACITY]: selection indices of the large entities, then the SIMD walk's run starts; in a reach grid (none are large), the SIMD probe's record tags
-//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large; after the scatter, the SIMD walk's cell per entry and its list
+//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large; after the scatter, the SIMD walk's cell per entry and its list, or a crowded firstHits' next links
 //   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
 //   H_RESULTS        i32   facade      i32[CAPACITY]: query output
 //   H_HIST           i32   facade      i32[256]: size histogram (f32 exponent buckets), scratch
-//   H_PLANES         i32   facade      f32[4 x PLANE_STRIDE]: the entries' boxes as four planes (x0s, y0s, x1s, y1s), scratch of the SIMD core
+//   H_PLANES         i32   facade      f32[4 x PLANE_STRIDE]: the entries' boxes as four planes (x0s, y0s, x1s, y1s), scratch of the SIMD core and of crowded grids (both cores; first their sort's)
 //   G_*              mixed kernel      the grid built by the last call, and what the grid's calls keep for the next
 //   S_*              i32   kernel      what the last call visited
 export const HEADER = 256;

@@ -64,10 +64,11 @@ const command = `${knobs}npm run bench:peers`;
 const gc = (globalThis as { gc?: () => void }).gc;
 
 const started = Date.now();
-const progress = new Progress("bench:peers", modes.length * shapes.length * sizes.length * rounds * chosen.length);
+const perSize = modes.length * shapes.length * rounds * chosen.length;
+const progress = new Progress("bench:peers", perSize * sizes.length, perSize * sizes.reduce((sum, n) => sum + n, 0));
 const all = await runPeers({
   peers: chosen, shapes, modes, sizes, timeMs, rounds, warmMs: Math.max(50, timeMs / 3), minFrames: 5, maxFrames: 3000,
-  frameBudgetMs, mustSizes, maxFrameMs, checkFrames: 2, log: (line) => console.log(line), gc, progress: (what) => progress.step(what),
+  frameBudgetMs, mustSizes, maxFrameMs, checkFrames: 2, log: (line) => console.log(line), gc, progress: (what, n) => progress.step(what, n),
 });
 progress.done();
 const seconds = Math.round((Date.now() - started) / 1000);
