@@ -2,7 +2,7 @@
 // shares, computed with the same operations everywhere, so a box test met before an exact test is
 // never less conservative than it, and "small" (homeOf) is decided with the same monotone cellOf
 // the queries use: exact touching and f32 rounding cannot lose a pair.
-import { KIND_CIRCLE, KIND_POINT, KIND_RECT, REACH_EXACT } from "../../layout/grid.ts";
+import { KIND_CIRCLE, KIND_RECT, REACH_EXACT } from "../../layout/grid.ts";
 import { bit, i32At, minI32, pick, setI32, toF32, toI32 } from "../memory.ts";
 import { circleCircle, overlapShapes, rectRect } from "../shapes.ts";
 
@@ -49,8 +49,8 @@ import { circleCircle, overlapShapes, rectRect } from "../shapes.ts";
 }
 
 /**
- * overlapShapes with the same-kind tests the pair loops mostly meet (circle-circle, rect-rect,
- * point-point) inline: the same f64 arithmetic, without a call per box overlap.
+ * overlapShapes with the two same-kind tests the pair loops mostly meet (circle-circle,
+ * rect-rect) inline: the same f64 arithmetic, without a call per box overlap.
  */
 // @ts-ignore: decorator
 @inline export function overlapInline(ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, k: i32, x: f32, y: f32, a: f32, b: f32): bool {
@@ -58,7 +58,6 @@ import { circleCircle, overlapShapes, rectRect } from "../shapes.ts";
   if (ki == k && k == KIND_RECT) {
     return rectRect(xi, yi, <f64>xi + <f64>ai, <f64>yi + <f64>bi, x, y, <f64>x + <f64>a, <f64>y + <f64>b);
   }
-  if (ki == k && k == KIND_POINT) return <f64>xi == <f64>x && <f64>yi == <f64>y;
   return overlapShapes(ki, xi, yi, ai, bi, k, x, y, a, b);
 }
 
