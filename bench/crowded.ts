@@ -25,20 +25,20 @@ interface Scene {
   name: string;
   call: Call;
   /** Slot k's point and groups. */
-  place(k: number, n: number, rand: () => number): [number, number, number];
+  place(k: number, rand: () => number): [number, number, number];
 }
 
-const scatter = (k: number, n: number, rand: () => number): [number, number] => [Math.floor(rand() * SPREAD), Math.floor(rand() * SPREAD)];
+const scatter = (rand: () => number): [number, number] => [Math.floor(rand() * SPREAD), Math.floor(rand() * SPREAD)];
 const SCENES: Scene[] = [
   // The issue's scene: random integer points, a few equal.
-  { name: "points scattered", call: "selfPairs", place: (k, n, r) => [...scatter(k, n, r), A] },
+  { name: "points scattered", call: "selfPairs", place: (k, r) => [...scatter(r), A] },
   // Every left edge the same: sorting by left edge cuts no walk short, every pair is tested.
   { name: "points in one column", call: "selfPairs", place: (k) => [0, k, A] },
   // Every pair overlaps: n (n - 1) / 2 pairs, counted past the pair capacity.
   { name: "points on one spot", call: "selfPairs", place: () => [7, 7, A] },
-  { name: "points scattered, half against half", call: "crossPairs", place: (k, n, r) => [...scatter(k, n, r), k % 2 ? B : A] },
+  { name: "points scattered, half against half", call: "crossPairs", place: (k, r) => [...scatter(r), k % 2 ? B : A] },
   { name: "points on one spot, half against half", call: "crossPairs", place: (k) => [7, 7, k % 2 ? B : A] },
-  { name: "points scattered, half against half", call: "firstHits", place: (k, n, r) => [...scatter(k, n, r), k % 2 ? B : A] },
+  { name: "points scattered, half against half", call: "firstHits", place: (k, r) => [...scatter(r), k % 2 ? B : A] },
   { name: "points on one spot, half against half", call: "firstHits", place: (k) => [7, 7, k % 2 ? B : A] },
 ];
 
@@ -211,7 +211,7 @@ export async function benchCrowded(): Promise<string[]> {
     const cap = 2 * n; // the default pair capacity; growPairs off, so a call stops there and counts the rest
     let rand = 1;
     const seeded = () => ((rand = (Math.imul(rand, 1664525) + 1013904223) >>> 0) / 4294967296);
-    const placed = Array.from({ length: n }, (_, k) => scene.place(k, n, seeded));
+    const placed = Array.from({ length: n }, (_, k) => scene.place(k, seeded));
     let first: { total: number; pairs: Int32Array; flags: Uint8Array } | undefined;
     for (const [coreName, options] of CORES) {
       progress.step(`${scene.call} ${scene.name}, N=${n}, ${coreName}`, n * n);
