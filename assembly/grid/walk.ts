@@ -6,7 +6,7 @@ import {
   H_PLANES, KIND_SHIFT, PLANE_SLACK, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
-import { bit, copy, ctz32, f32At, i32At, maxI32, minI32, pick, popcnt32, setF32, setI32, SIMD } from "../memory.ts";
+import { bit, ctz32, f32At, i32At, maxI32, minI32, pick, popcnt32, setI32, SIMD } from "../memory.ts";
 import { boxLo, boxX1, boxY1, overlapInline, recordOverlaps } from "./boxes.ts";
 import { isCrowded, walkCrowded } from "./crowded.ts";
 import { walkLarge } from "./large.ts";
