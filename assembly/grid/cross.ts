@@ -156,13 +156,11 @@ function liveInBothScalar(i: i32, na: i32, nb: i32, count: i32, maskA: i32, mask
 export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclusive: bool): i32 {
   maskA |= 0;
   maskB |= 0;
-  // More bullets than enemies: crossPairs indexes the enemies in a reach grid and the bullets probe
-  // it in slot order, so each bullet's pairs come out together and in bullet order; each one keeps
-  // its lowest-slot eligible enemy. A bullet costs one cell there, where the home grid below costs
-  // it four or more.
-  // Only a reach grid of the enemies gives the bullets' pairs in bullet order (crossPairs indexes
-  // the enemies there when they are the smaller side and fit). When those pairs pass the pair
-  // buffer, the home grid below finds the hits, which never pass the bullets.
+  // More bullets than enemies: crossPairs indexes the enemies in a reach grid (when they fit) and
+  // the bullets probe it in slot order, so each bullet's pairs come out together and in bullet
+  // order; each one keeps its lowest-slot eligible enemy. A bullet costs one cell there, where the
+  // home grid below costs it four or more. When those pairs pass the pair buffer, or crossPairs
+  // indexed the bullets, the home grid below finds the hits, which never pass the bullets.
   liveInBoth(count, maskA, maskB);
   if (liveA >= liveB && liveB * COVER_RECORDS <= hdr(H_CAPACITY)) {
     const total = crossPairs(count, maskA, maskB, cellSize);
