@@ -47,7 +47,7 @@ import {
 }
 
 // The box of candidatesOver (static scratch).
-const QUERY = memory.data(32, 8);
+const QUERY: i32 = <i32>memory.data(32, 8);
 
 /**
  * Steps every character one frame against the level (and players against enemies); returns the

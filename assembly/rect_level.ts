@@ -60,7 +60,7 @@ export function flushStats(found: i32): void {
 
 // The world rect of the last worldRect call: x0, y0, x1, y1 as f64 (static scratch; wasm has no
 // tuples, and the js backend boxes the doubles it keeps in module variables).
-export const WORLD_RECT = memory.data(32, 8);
+export const WORLD_RECT: i32 = <i32>memory.data(32, 8);
 
 /** World box of prefab rect r placed by instance i, into WORLD_RECT. */
 // @ts-ignore: decorator
@@ -226,7 +226,7 @@ export function treeQuery(x0: f64, y0: f64, x1: f64, y1: f64, out: i32): i32 {
 }
 
 // treeQuery's box (static scratch, not an allocation).
-const QUERY_BOX = memory.data(32, 8);
+const QUERY_BOX: i32 = <i32>memory.data(32, 8);
 
 /**
  * treeQuery for a box held in memory (x0, y0, x1, y1 as f64 at `box`): the quadtree walk. The other

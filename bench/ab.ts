@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import { interleave, paired, sceneRun, type Run } from "./core_runs.js";
 import { MODES, SHAPES } from "../fixtures/box_scenes.js";
+import { Progress } from "./progress.js";
 
 const FRAMES = 8;
 const CHECKED_FRAMES = 3;
@@ -35,8 +36,10 @@ function outcome(run: Run, count: number): string {
   return `${count} ${JSON.stringify(w.stats())} ${w.pairs.subarray(0, 2 * Math.min(count, w.pairs.length >> 1)).join(",")}`;
 }
 
+const progress = new Progress("bench:ab", sizes.length * scenes.length, scenes.length * sizes.reduce((sum, n) => sum + n, 0));
 for (const n of sizes) {
   for (const name of scenes) {
+    progress.step(`${name}, N=${n}`, n);
     const runs: Run[][] = [];
     for (const b of bytes) {
       const list: Run[] = [];
@@ -56,3 +59,4 @@ for (const n of sizes) {
     }
   }
 }
+progress.done();

@@ -5,6 +5,7 @@
 import { Bench } from "tinybench";
 import { createWorld, Sweep, type Platforms, type World } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
+import { Progress } from "./progress.js";
 import { randomPolygons, randomSurfaces } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
 
@@ -75,7 +76,9 @@ export async function benchCasts(): Promise<string[]> {
     ["world.castMany (rects and platforms, one call)", ({ world }) => { world.castMany(CASTS, Sweep.Box); }],
   ];
   const rows: string[] = [];
+  const progress = new Progress("casts", workloads.length);
   for (const [name, run] of workloads) {
+    progress.step(name);
     const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 10, iterations: 20 });
     worlds.forEach((w, k) => bench.add(backends[k], () => run(w)));
     await bench.run();

@@ -3,6 +3,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { Bench } from "tinybench";
 import { createWorld, type World } from "../bindings/node.js";
 import { backends, simdWasm, TIME_MS, wasm } from "./harness.js";
+import { Progress } from "./progress.js";
 import { BULLET, BulletHell, ENEMY, MovingCircles } from "../fixtures/scenes.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
@@ -117,7 +118,11 @@ export async function benchGrid(): Promise<string[]> {
   const rows: string[] = [];
   const notes: string[] = [];
   const workloads = SIZES.flatMap((n) => [circles(n), bulletsVsEnemies(n)]);
+  const allocN = SIZES[Math.floor((SIZES.length - 1) / 2)];
+  const allocs = workloads.filter((x) => x.n === allocN);
+  const progress = new Progress("grid", workloads.length + allocs.length, [...workloads, ...allocs].reduce((sum, w) => sum + w.n, 0));
   for (const w of workloads) {
+    progress.step(`${w.name}, N=${w.n}`, w.n);
     const pairs = await agree(w);
     const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 20, iterations: 30 });
     for (const backend of backends) {
@@ -138,8 +143,8 @@ export async function benchGrid(): Promise<string[]> {
     console.log(row);
   }
   // Allocation is measured at the middle size: 5,000 frames at 100k would take minutes for the same answer.
-  const allocN = SIZES[Math.floor((SIZES.length - 1) / 2)];
-  for (const w of workloads.filter((x) => x.n === allocN)) {
+  for (const w of allocs) {
+    progress.step(`${w.name}, N=${w.n}: allocations`, w.n);
     const a = await allocations(w);
     const line = `${w.name}, N=${w.n}, wasm path after warm-up: the collision call allocates ${a.bytesPerCall.toFixed(2)} JS heap bytes per call ` +
       `(least of three windows of 1,000 calls); whole frames (scene step, call, recycling) ${a.bytesPerFrame.toFixed(2)} bytes per frame over 1,000 frames ` +

@@ -4,6 +4,7 @@
 import { Bench } from "tinybench";
 import { createWorld, type Platforms } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
+import { Progress } from "./progress.js";
 import { PlatformRain, randomPolygons, randomSurfaces } from "../fixtures/platform_levels.js";
 
 const BALLS = Number(process.env.BENCH_BALLS ?? 10000);
@@ -65,7 +66,9 @@ async function agree(w: Workload): Promise<{ p: Platforms; rain: PlatformRain }[
 export async function benchPlatforms(): Promise<string[]> {
   const rows: string[] = [];
   const workloads = [...SURFACES.map(surfaces), ...POLYHEDRA.map(polyhedra)];
+  const progress = new Progress("platforms", workloads.length);
   for (const w of workloads) {
+    progress.step(w.name);
     const runs = await agree(w);
     const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 20, iterations: 30 });
     runs.forEach(({ p, rain }, k) => bench.add(backends[k], () => p.step(DT), { afterEach: () => { rain.recycle(); } }));

@@ -4,6 +4,7 @@
 import { Bench } from "tinybench";
 import { createWorld, type RectLevel, Search } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
+import { Progress } from "./progress.js";
 import { dropCharacters, randomInputs, randomLevel, randomLevelSide, thinWallArena } from "../fixtures/rect_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
 
@@ -110,7 +111,9 @@ export async function benchRects(): Promise<string[]> {
     characters(Search.Tree, "quadtree"), characters(Search.Boxes, "brute force over master boxes"),
     culling(Search.Tree, "quadtree"), culling(Search.Boxes, "brute force"), projectiles(),
   ];
+  const progress = new Progress("rects", workloads.length);
   for (const w of workloads) {
+    progress.step(w.name);
     const tests = await agree(w);
     const bench = new Bench({ time: TIME_MS, warmupTime: 200, warmupIterations: 10, iterations: 20 });
     for (const backend of backends) {

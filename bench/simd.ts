@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { interleave, sceneRun, type Run } from "./core_runs.js";
 import { machine } from "./harness.js";
+import { Progress } from "./progress.js";
 import { MODES, SHAPES } from "../fixtures/box_scenes.js";
 
 // The bench runs from build/bench/.
@@ -28,7 +29,9 @@ for (const n of SIZES) {
 }
 
 const rows: string[] = [];
+const progress = new Progress("bench:simd", scenes.length, scenes.reduce((sum, s) => sum + s.n, 0));
 for (const scene of scenes) {
+  progress.step(`${scene.name}, N=${scene.n}`, scene.n);
   const runs: Run[][] = [];
   for (const b of bytes) {
     const worlds: Run[] = [];
@@ -43,6 +46,7 @@ for (const scene of scenes) {
   rows.push(row);
 }
 
+progress.done();
 const sizes = CORES.map(([, file], k) => `${file} ${bytes[k].length.toLocaleString("en-US")} bytes, ${gzipSync(bytes[k], { level: 9 }).length.toLocaleString("en-US")} gzipped`);
 const md = [
   "# hitcore.wasm against hitcore-simd.wasm",

@@ -5,6 +5,7 @@
 import { Bench } from "tinybench";
 import { createWorld, seedCollisionPoints, type TileMap } from "../bindings/node.js";
 import { backends, TIME_MS, wasm } from "./harness.js";
+import { Progress } from "./progress.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { fillRandomCells, randomOrigins } from "../fixtures/tile_maps.js";
 
@@ -135,7 +136,10 @@ async function bytesPerCall(w: Workload): Promise<number> {
 export async function benchTiles(): Promise<string[]> {
   const rows: string[] = [];
   const notes: string[] = [];
-  for (const w of [points, boxes, controllers]) {
+  const workloads = [points, boxes, controllers];
+  const progress = new Progress("tiles", workloads.length);
+  for (const w of workloads) {
+    progress.step(w.name);
     const found = await agree(w);
     const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 10, iterations: 20 });
     for (const backend of backends) {

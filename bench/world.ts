@@ -6,6 +6,7 @@ import * as hitcore from "../bindings/node.js";
 import { Response, type World } from "../bindings/node.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { simdWasm, TIME_MS, wasm } from "./harness.js";
+import { Progress } from "./progress.js";
 
 const BULLETS = Number(process.env.BENCH_WORLD_BULLETS ?? 50000);
 const ENEMIES = 1500;
@@ -91,12 +92,15 @@ function bytesPerFrame(world: World): number {
 /** Runs the one-world frame; returns the markdown section. */
 export async function benchWorld(): Promise<string[]> {
   const cores = [["wasm-simd", "wasm", simdWasm], ["wasm-scalar", "wasm", wasm], ["js", "js", undefined]] as const;
+  const progress = new Progress("world", 3);
+  progress.step("the level on three cores, three frames compared");
   const worlds = await Promise.all(cores.map(([, backend, core]) => arenaWorld(backend, core)));
   // Every core plays the same frames.
   for (let f = 0; f < 3; f++) {
     const seen = worlds.map((w) => `${frame(w)}/${hash(w)}`);
     if (new Set(seen).size !== 1) throw new Error(`world frame ${f}: the cores disagree (${seen.join(", ")})`);
   }
+  progress.step("the frame timed on each core");
   const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 5, iterations: 10 });
   cores.forEach(([name], k) => bench.add(name, () => { frame(worlds[k]); }));
   await bench.run();
@@ -104,6 +108,7 @@ export async function benchWorld(): Promise<string[]> {
     if (t.result.state !== "completed") throw new Error(`world ${t.name}: ${t.result.state}`);
     return t.result.latency;
   });
+  progress.step("JS heap bytes per frame");
   const bytes = bytesPerFrame(worlds[0]);
   const name = `${BULLETS.toLocaleString("en-US")} bullets moved (ricochet) against ${(COLS * ROWS).toLocaleString("en-US")} tiles, 1,000 prefab rects, 1,000 surfaces and 500 polyhedra, then first hits against ${ENEMIES.toLocaleString("en-US")} enemies`;
   const row = `| ${name} | ${ms.map((l) => `${l.p50.toFixed(3)} / ${l.p99.toFixed(3)}`).join(" | ")} | ${(ms[2].p50 / ms[0].p50).toFixed(2)}x |`;

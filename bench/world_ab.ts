@@ -10,6 +10,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { arenaWorld, frame, hash, type Hitcore } from "./world.js";
+import { Progress } from "./progress.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const FRAMES = 5;
@@ -35,13 +36,16 @@ const same = () => {
 };
 for (let f = 0; f < 5; f++) same();
 const ms: number[][] = [[], []];
+const progress = new Progress("bench:world-ab", ROUNDS);
 for (let round = 0; round < ROUNDS; round++) {
+  progress.step(`round ${round + 1}: ${FRAMES} frames on each checkout`);
   for (const k of round % 2 === 0 ? [0, 1] : [1, 0]) {
     const t0 = performance.now();
     for (let f = 0; f < FRAMES; f++) frame(worlds[k]);
     ms[k].push((performance.now() - t0) / FRAMES);
   }
 }
+progress.done();
 same();
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
 const ratios = ms[0].map((a, k) => ms[1][k] / a);

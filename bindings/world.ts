@@ -21,7 +21,7 @@ import {
   G_MASK, G_INVY, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PART_HEADER_FIELDS, WORLD_HEADER, PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
-  S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
+  MIN_CELL_SIZE, S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
 import {
@@ -1516,6 +1516,10 @@ function checkCount(name: string, v: number, min: number, max = HEAP_LIMIT): num
 function checkCellSize(v: number): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > MAX_COORD) {
     throw new HitcoreError("INVALID_OPTION", `cellSize must be 0 (automatic) or a positive finite number, got ${describe(v)}.`);
+  }
+  // The core takes the size as an f32, where a smaller one may round to 0 (automatic) or to a subnormal.
+  if (v > 0 && v < MIN_CELL_SIZE) {
+    throw new HitcoreError("INVALID_OPTION", `cellSize must be 0 (automatic) or at least ${MIN_CELL_SIZE}, got ${describe(v)}: pass 0 for automatic cells, or a size of at least ${MIN_CELL_SIZE}.`);
   }
   return v;
 }

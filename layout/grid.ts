@@ -16,11 +16,11 @@
 //   H_CELLS, _CAP    i32   facade      i32[CELLS_CAP]: 0, then per cell (pitch cols + 1, rows + 1) counts, then ends, scratch
 //   H_ENTRIES        i32   facade      ENTRY_BYTES x CAPACITY: (slot | kind << KIND_SHIFT, x, y, a, b, cell) of the small entities by cell
 //   H_LARGE          i32   facade      i32[CAPACITY]: selection indices of the large entities, then the SIMD walk's run starts; in a reach grid (none are large), the SIMD probe's record tags
-//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large; after the scatter, the SIMD walk's cell per entry and its list
+//   H_HOME           i32   facade      i32[CAPACITY]: home cell of each selected entity, -1 if large; after the scatter, the SIMD walk's cell per entry and its list, or a crowded firstHits' next links
 //   H_PAIRS, _CAP    i32   facade      i32[2 * PAIRS_CAP]: pair output
 //   H_RESULTS        i32   facade      i32[CAPACITY]: query output
 //   H_HIST           i32   facade      i32[256]: size histogram (f32 exponent buckets), scratch
-//   H_PLANES         i32   facade      f32[4 x PLANE_STRIDE]: the entries' boxes as four planes (x0s, y0s, x1s, y1s), scratch of the SIMD core
+//   H_PLANES         i32   facade      f32[4 x PLANE_STRIDE]: the entries' boxes as four planes (x0s, y0s, x1s, y1s), scratch of the SIMD core and of crowded grids (both cores; first their sort's)
 //   G_*              mixed kernel      the grid built by the last call, and what the grid's calls keep for the next
 //   S_*              i32   kernel      what the last call visited
 export const HEADER = 256;
@@ -166,3 +166,7 @@ export const MAX_COORD = 1e30;
  * as the f32 stores hold it, checked without rounding (1e30 itself rounds up to 1.00000002e30).
  */
 export const MAX_COORD_INPUT = 9.9999997726853422e29;
+// The least user cell size (a world's cellSize, 0 aside): the core takes the size as an f32, in
+// which a smaller one may round to 0 (automatic) or to a subnormal, and sides below it are raised to
+// it anyway (assembly/grid/shape.ts). The facade refuses a smaller positive size.
+export const MIN_CELL_SIZE = 1e-30;

@@ -4,7 +4,7 @@
 // probed by the other (probes.ts). firstHits keeps each bullet's lowest-slot enemy of crossPairs'
 // pairs when the bullets probe, or scans a home grid of the enemies.
 import {
-  CLASS_ALL, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_COLS, G_INDEX_MASK_A, G_INDEX_MASK_B, G_INDEX_SIDE, G_INV,
+  CLASS_ALL, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_COLS, G_ENTRIES, G_INDEX_MASK_A, G_INDEX_MASK_B, G_INDEX_SIDE, G_INV,
   G_LARGE, G_MAXX, G_MAXY, G_OX, G_OY, G_PROBE_H, G_PROBE_KNOWN, G_PROBE_MASK, G_PROBE_W, G_ROWS, H_A, H_B, H_CAPACITY, H_CELLS,
   H_ENTRIES, H_FLAGS, H_GROUPS, H_KIND, H_PAIRS, H_PAIRS_CAP, H_X, H_Y, INDEX_A, INDEX_B, INDEX_NONE, KIND_NONE, KIND_SHIFT,
   NO_SLOT, TAG_SLOT,
@@ -14,6 +14,7 @@ import { bit, f32At, fill, i32At, maxI32, minI32, setI32, setU8, SIMD, u8At } fr
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
 import { build } from "./build.ts";
+import { firstCrowded, isCrowded, probeCrowded } from "./crowded.ts";
 import { MODE_FIRST, probeGrid, scanCells } from "./probes.ts";
 import { probeExtent, reachHeight, reachWidth, setReach } from "./reach.ts";
 import { liveProbes, probeReach, seenHeight, seenWidth } from "./reach_probe.ts";
@@ -101,9 +102,11 @@ export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i
     }
   }
   // A home grid of the larger side (cheaper to build per entity than to probe), probed by the other.
+  // Crowded (a pile in one cell): its cells sorted, each probe's search cut to the records that can reach it.
   const swap = na > nb << 1;
   build(count, swap ? maskA : maskB, cellSize, false, 0, CLASS_ALL);
-  probeGrid(count, swap ? maskB : maskA, swap);
+  if (hdr(G_LARGE) == 0 && isCrowded(hdr(G_ENTRIES), hdr(G_COLS), hdr(G_ROWS))) countCells(probeCrowded(count, swap ? maskB : maskA, swap));
+  else probeGrid(count, swap ? maskB : maskA, swap);
   endCross();
   return pairsFound();
 }
@@ -153,15 +156,15 @@ function liveInBothScalar(i: i32, na: i32, nb: i32, count: i32, maskA: i32, mask
 export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclusive: bool): i32 {
   maskA |= 0;
   maskB |= 0;
-  // More bullets than enemies: crossPairs indexes the enemies in a reach grid and the bullets probe
-  // it in slot order, so each bullet's pairs come out together and in bullet order; each one keeps
-  // its lowest-slot eligible enemy. A bullet costs one cell there, where the home grid below costs
-  // it four or more.
+  // More bullets than enemies: crossPairs indexes the enemies in a reach grid (when they fit) and
+  // the bullets probe it in slot order, so each bullet's pairs come out together and in bullet
+  // order; each one keeps its lowest-slot eligible enemy. A bullet costs one cell there, where the
+  // home grid below costs it four or more. When those pairs pass the pair buffer, or crossPairs
+  // indexed the bullets, the home grid below finds the hits, which never pass the bullets.
   liveInBoth(count, maskA, maskB);
-  if (liveA >= liveB) {
+  if (liveA >= liveB && liveB * COVER_RECORDS <= hdr(H_CAPACITY)) {
     const total = crossPairs(count, maskA, maskB, cellSize);
-    if (total > hdr(H_PAIRS_CAP)) return total; // the facade grows the pair buffer and calls again
-    if (hdr(G_INDEX_SIDE) == INDEX_B) return firstOfPairs(count, total, exclusive);
+    if (total <= hdr(H_PAIRS_CAP) && hdr(G_INDEX_SIDE) == INDEX_B) return firstOfPairs(count, total, exclusive);
   }
   return firstHitsHome(count, maskA, maskB, cellSize, exclusive);
 }
@@ -199,10 +202,23 @@ function firstOfPairs(count: i32, total: i32, exclusive: bool): i32 {
 function firstHitsHome(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclusive: bool): i32 {
   beginCall();
   build(count, maskB, cellSize, false, 0, CLASS_ALL);
+  fill(hdr(H_FLAGS), 0, count);
+  // A pile in a few cells: their records sorted, each bullet's search cut to those that can reach it.
+  if (hdr(G_LARGE) == 0 && isCrowded(hdr(G_ENTRIES), hdr(G_COLS), hdr(G_ROWS))) countCells(firstCrowded(count, maskA, exclusive));
+  else countCells(firstScan(count, maskA, exclusive));
+  flushInvalid();
+  endCall();
+  return pairsFound();
+}
+
+/**
+ * firstHitsHome's bullets (maskA) in slot order, each scanning the cells of the home grid just
+ * built that its box can reach; sets the flags and emits (bullet, enemy). Returns the cells visited.
+ */
+function firstScan(count: i32, maskA: i32, exclusive: bool): i32 {
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS), flagp = hdr(H_FLAGS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  fill(flagp, 0, count);
   // scanCells(i, i, MODE_FIRST) for each bullet with the grid read once per call, as in crossPairs;
   // the same cells in the same order, so the same winner.
   const cols = hdr(G_COLS), rows = hdr(G_ROWS);
@@ -247,8 +263,5 @@ function firstHitsHome(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclus
     setU8(flagp + best, u8At(flagp + best) | FLAG_HIT);
     emitPair(pairp, cap, i, best);
   }
-  countCells(visited);
-  flushInvalid();
-  endCall();
-  return pairsFound();
+  return visited;
 }

@@ -19,12 +19,14 @@
 //   over (mostly empty) cells, and the cell table is padded so a neighbour run is two loads with
 //   no edge tests.
 // - The grid covers the bounding box of what it holds, with at most CELLS_PER_ENTITY cells per
-//   entity. A pile of entities in one cell costs what brute force costs, never more.
+//   entity. A pile of entities in one cell is sorted by left edge (crowded.ts) and costs no more
+//   than a double loop over it.
 // - "Small" is decided with the same monotone cellOf() the queries use, never with a float
 //   margin, so exact touching and f32 rounding cannot lose a pair.
 //
 // The files: build.ts (a build's passes in order: select.ts, home.ts, scatter.ts, with shape.ts
 // for the cell size; reach.ts for a reach grid), walk.ts and large.ts (selfPairs' pairs),
+// crowded.ts (crowded grids: cells sorted by left edge, walked and probed),
 // self_pairs.ts (one grid or the split of thin boxes), cross.ts (crossPairs, firstHits),
 // reach_probe.ts (probes of a reach grid), probes.ts (a box or a mask against a grid; queryProbe),
 // boxes.ts (box and cell arithmetic), simd.ts (the SIMD build's helpers), stats.ts (the counts).

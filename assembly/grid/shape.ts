@@ -3,7 +3,7 @@
 // grid holds, with at most CELLS_PER_ENTITY cells per entity: a sparse world gets coarser cells,
 // and a pile of entities in one cell costs what brute force costs, never more.
 import {
-  CELLS_PER_ENTITY, COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY, H_CELLS_CAP, H_HIST, HIST_BUCKETS, SCRATCH_SLACK,
+  CELLS_PER_ENTITY, COVER_CELLS_MOST, COVER_CELLS_PER_ENTITY, H_CELLS_CAP, H_HIST, HIST_BUCKETS, MIN_CELL_SIZE, SCRATCH_SLACK,
 } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
 import { bitsF32, f64FromHigh, f64High, i32At, maxI32, minI32, toF32, toI32 } from "../memory.ts";
@@ -94,7 +94,7 @@ export function chooseShape(n: i32, cellSize: f32, cellSizeY: f32, cover: bool):
   const spread = Math.sqrt(w * h / maxCells);
   if (cs < spread) cs = spread;
   if (cs < (w + h) / maxCells) cs = (w + h) / maxCells; // everything on one line
-  if (!(cs >= 1e-30)) cs = 1e-30 > (w + h) ? 1 : (w + h); // everything on one point
+  if (!(cs >= MIN_CELL_SIZE)) cs = MIN_CELL_SIZE > (w + h) ? 1 : (w + h); // everything on one point
   // A home grid's size raised to fit the bounds goes up to the next of 16 steps an octave: the
   // bounds of moving entities change every frame, and selfPairs' grid should change only now and
   // then. Raised further, it goes a step at a time: doubling would overshoot to a quarter the cells.
@@ -103,7 +103,7 @@ export function chooseShape(n: i32, cellSize: f32, cellSizeY: f32, cover: bool):
   setShape(cs, cs, cover);
 }
 
-/** The least m * 2^(e - 4) (m in 16..32) at or above v: sixteen steps an octave. v is at least 1e-30. */
+/** The least m * 2^(e - 4) (m in 16..32) at or above v: sixteen steps an octave. v is at least MIN_CELL_SIZE. */
 function sizeStep(v: f64): f64 {
   const unit = f64FromHigh((f64High(v) & 0x7ff00000) - (4 << 20)); // 2^(e - 4): the exponent less four, no mantissa
   return Math.ceil(v / unit) * unit;

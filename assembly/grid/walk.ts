@@ -6,8 +6,9 @@ import {
   H_PLANES, KIND_SHIFT, PLANE_SLACK, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
-import { bit, copy, ctz32, f32At, i32At, maxI32, minI32, pick, popcnt32, setF32, setI32, SIMD } from "../memory.ts";
+import { bit, ctz32, f32At, i32At, maxI32, minI32, pick, popcnt32, setI32, SIMD } from "../memory.ts";
 import { boxLo, boxX1, boxY1, overlapInline, recordOverlaps } from "./boxes.ts";
+import { isCrowded, walkCrowded } from "./crowded.ts";
 import { walkLarge } from "./large.ts";
 import { fillPlanes, LANES, planeOverlap } from "./simd.ts";
 import { countCells, countNarrow, countTests, emitPair, narrowSoFar, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
@@ -21,19 +22,19 @@ export function walkGrid(): bool {
   // Small against small: each entity against the rest of its cell and the half stencil (E, then
   // SW-S-SE, contiguous in the entry list). The walk goes over the entries, not the cells, so
   // empty cells cost nothing; the padding column and row make the runs two loads each. Crowded
-  // cells (more than CROWDED small entities per cell on average: long thin boxes in cells sized
-  // for their length) are sorted by left edge first, and each cell's walk is cut short.
-  const crowded = small > cols * rows * CROWDED;
-  if (crowded) sortCellsByLeft(hdr(H_CELLS) + 4, hdr(H_ENTRIES), (rows + 1) * pitch);
-  if (SIMD) walkSimd(small, pitch, crowded);
-  else walkScalar(small, pitch, crowded);
+  // grids (long thin boxes in cells sized for their length, or a pile in one cell) go to
+  // walkCrowded (crowded.ts): each cell sorted by left edge, and each run cut short.
+  const crowded = isCrowded(small, cols, rows);
+  if (crowded) walkCrowded(small, pitch);
+  else if (SIMD) walkSimd(small, pitch);
+  else walkScalar(small, pitch);
   countCells(cols * rows);
   walkLarge();
   return crowded;
 }
 
 /** walkGrid's small-against-small walk in the scalar build (and the js backend), entry by entry. */
-function walkScalar(small: i32, pitch: i32, crowded: bool): void {
+function walkScalar(small: i32, pitch: i32): void {
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   for (let p = 0; p < small; p++) {
     const e = entp + p * ENTRY_BYTES;
@@ -43,41 +44,22 @@ function walkScalar(small: i32, pitch: i32, crowded: bool): void {
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
     const east = i32At(cellsp + ((c + 1) << 2));
     const below0 = i32At(cellsp + ((c + pitch - 2) << 2)), below1 = i32At(cellsp + ((c + pitch + 1) << 2));
-    if (crowded) {
-      // Each cell sorted by left edge: a cell's walk stops at the first box starting right of this one.
-      const end = i32At(cellsp + (c << 2));
-      const s0 = i32At(cellsp + ((c + pitch - 1) << 2)), s1 = i32At(cellsp + ((c + pitch) << 2));
-      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, end, pairp, cap, true);
-      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, end, east, pairp, cap, true);
-      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, s0, pairp, cap, true);
-      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, s0, s1, pairp, cap, true);
-      pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, s1, below1, pairp, cap, true);
-      continue;
-    }
-    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap, false); // the rest of this cell, then E
-    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap, false);
+    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, p + 1, east, pairp, cap); // the rest of this cell, then E
+    pairsAgainst(i, k, x, y, a, b, x0, y0, x1, y1, entp, below0, below1, pairp, cap);
   }
 }
 
-/**
- * Tests the shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo,
- * hi) slot pairs. With `sorted` (a constant at every call: the records are sorted by box left
- * edge) the walk stops at the first record starting right of x1.
- */
+/** Tests the shape (ki, xi..bi) of slot i, box x0..y1, against entry records [from, to); emits (lo, hi) slot pairs. */
 // @ts-ignore: decorator
 @inline function pairsAgainst(
   i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, x0: f32, y0: f32, x1: f32, y1: f32,
-  entp: i32, from: i32, to: i32, pairp: i32, cap: i32, sorted: bool,
+  entp: i32, from: i32, to: i32, pairp: i32, cap: i32,
 ): void {
-  if (!sorted) countTests(to - from);
+  countTests(to - from);
   for (let q = from; q < to; q++) {
     const f = entp + q * ENTRY_BYTES;
     const tag = i32At(f), k = tag >>> KIND_SHIFT;
     const x = f32At(f + 4), y = f32At(f + 8), a = f32At(f + 12), b = f32At(f + 16);
-    if (sorted) {
-      if (boxLo(k, x, a) > x1) break;
-      countTests(1);
-    }
     if (!recordOverlaps(k, x, y, a, b, x0, y0, x1, y1)) continue;
     countNarrow(1);
     if (overlapInline(ki, xi, yi, ai, bi, k, x, y, a, b)) {
@@ -87,45 +69,17 @@ function walkScalar(small: i32, pitch: i32, crowded: bool): void {
   }
 }
 
-// Above this many small entities per cell on average, selfPairs sorts each cell by left edge.
-const CROWDED = 2;
-
-/** Sorts each cell's entry records by box left edge (insertion sort: stable, and cells are short). */
-function sortCellsByLeft(cellsp: i32, entp: i32, ncells: i32): void {
-  let from = 0;
-  for (let c = 0; c < ncells; c++) {
-    const to = i32At(cellsp + (c << 2));
-    for (let p = from + 1; p < to; p++) {
-      const e = entp + p * ENTRY_BYTES;
-      const tag = i32At(e), x = f32At(e + 4), y = f32At(e + 8), a = f32At(e + 12), b = f32At(e + 16), cell = i32At(e + 20);
-      const key = boxLo(tag >>> KIND_SHIFT, x, a);
-      let q = p;
-      while (q > from) {
-        const f = entp + (q - 1) * ENTRY_BYTES;
-        if (!(boxLo(i32At(f) >>> KIND_SHIFT, f32At(f + 4), f32At(f + 12)) > key)) break;
-        copy(f + ENTRY_BYTES, f, ENTRY_BYTES);
-        q--;
-      }
-      if (q == p) continue;
-      const g = entp + q * ENTRY_BYTES;
-      setI32(g, tag); setF32(g + 4, x); setF32(g + 8, y); setF32(g + 12, a); setF32(g + 16, b); setI32(g + 20, cell);
-    }
-    from = to;
-  }
-}
-
 /**
  * walkGrid's small-against-small walk in the SIMD build: the same runs, pairs, order and counts
  * as walkScalar, but four records tested per step from the box planes, so a run of up to four
  * records costs one step and no branch per record (in a bullet hell most runs hold zero to three
- * records, and a loop over each paid a mispredicted exit on most of them). Outside crowded grids
- * an entity's two runs share one step and one branch, and its shape is loaded only when a record
- * overlaps it (walkList4, then walkListed4).
+ * records, and a loop over each paid a mispredicted exit on most of them). An entity's two runs
+ * share one step and one branch, and its shape is loaded only when a record overlaps it
+ * (walkList4, then walkListed4).
  */
-function walkSimd(small: i32, pitch: i32, crowded: bool): void {
+function walkSimd(small: i32, pitch: i32): void {
   fillPlanes(hdr(H_ENTRIES), small, hdr(H_PLANES), (hdr(H_CAPACITY) + PLANE_SLACK) << 2, hdr(H_HOME), false);
-  if (crowded) walkCrowded4(small, pitch);
-  else walkListed4(walkList4(small, pitch), pitch);
+  walkListed4(walkList4(small, pitch), pitch);
 }
 
 /**
@@ -217,50 +171,22 @@ function walkListed4(listed: i32, pitch: i32): void {
   countTests(tests);
 }
 
-/** The SIMD walk of a crowded grid (cells sorted by left edge): each entity's five runs, four records a step, each cut short. */
-function walkCrowded4(small: i32, pitch: i32): void {
-  const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
-  const planep = hdr(H_PLANES), stride = (hdr(H_CAPACITY) + PLANE_SLACK) << 2;
-  for (let p = 0; p < small; p++) {
-    const e = entp + p * ENTRY_BYTES, c = i32At(e + 20), o = planep + (p << 2);
-    const x0 = f32x4.splat(f32At(o)), y0 = f32x4.splat(f32At(o + stride));
-    const x1 = f32x4.splat(f32At(o + 2 * stride)), y1 = f32x4.splat(f32At(o + 3 * stride));
-    const east = i32At(cellsp + ((c + 1) << 2));
-    const below0 = i32At(cellsp + ((c + pitch - 2) << 2)), below1 = i32At(cellsp + ((c + pitch + 1) << 2));
-    const tag = i32At(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
-    const x = f32At(e + 4), y = f32At(e + 8), a = f32At(e + 12), b = f32At(e + 16);
-    const end = i32At(cellsp + (c << 2));
-    const s0 = i32At(cellsp + ((c + pitch - 1) << 2)), s1 = i32At(cellsp + ((c + pitch) << 2));
-    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, p + 1, end, pairp, cap, true);
-    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, end, east, pairp, cap, true);
-    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, below0, s0, pairp, cap, true);
-    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, s0, s1, pairp, cap, true);
-    pairsAgainst4(i, k, x, y, a, b, x0, y0, x1, y1, entp, planep, stride, s1, below1, pairp, cap, true);
-  }
-}
-
 /**
  * pairsAgainst four records a step, from the box planes: lanes past the run are masked off, and
- * only the records whose boxes overlap (few) go one by one to the exact test. With `sorted` the
- * tests counted are the records starting left of this box's right edge (pairsAgainst's break).
+ * only the records whose boxes overlap (few) go one by one to the exact test.
  */
 // @ts-ignore: decorator
 @inline function pairsAgainst4(
   i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, x0: v128, y0: v128, x1: v128, y1: v128,
-  entp: i32, planep: i32, stride: i32, from: i32, to: i32, pairp: i32, cap: i32, sorted: bool,
+  entp: i32, planep: i32, stride: i32, from: i32, to: i32, pairp: i32, cap: i32,
 ): void {
-  if (!sorted) countTests(to - from);
+  countTests(to - from);
   let q = from;
   do {
     const o = planep + (q << 2);
     const inRun = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(to - q));
     const hit = v128.and(inRun, planeOverlap(o, stride, x0, y0, x1, y1));
     for (let bits = i32x4.bitmask(hit); bits != 0; bits &= bits - 1) recordHit(i, ki, xi, yi, ai, bi, entp + (q + ctz32(bits)) * ENTRY_BYTES, pairp, cap);
-    if (sorted) {
-      const left = v128.and(inRun, f32x4.le(v128.load(o), x1));
-      countTests(popcnt32(i32x4.bitmask(left)));
-      if (i32x4.bitmask(left) != i32x4.bitmask(inRun)) break;
-    }
     q += 4;
   } while (q < to);
 }
@@ -274,7 +200,7 @@ function walkCrowded4(small: i32, pitch: i32): void {
   i: i32, k: i32, x: f32, y: f32, a: f32, b: f32, o: i32, entp: i32, planep: i32, stride: i32, from: i32, to: i32, pairp: i32, cap: i32,
 ): void {
   pairsAgainst4(i, k, x, y, a, b, f32x4.splat(f32At(o)), f32x4.splat(f32At(o + stride)), f32x4.splat(f32At(o + 2 * stride)),
-    f32x4.splat(f32At(o + 3 * stride)), entp, planep, stride, from, to, pairp, cap, false);
+    f32x4.splat(f32At(o + 3 * stride)), entp, planep, stride, from, to, pairp, cap);
 }
 
 /**

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { createWorld } from "../../bindings/node.js";
 import { machine, simdWasm as simd, wasm } from "../harness.js";
+import { Progress } from "../progress.js";
 import { boxIntersectPeer } from "./box_intersect.js";
 import { check2dPeer } from "./check2d.js";
 import { flatbushPeer } from "./flatbush.js";
@@ -63,10 +64,13 @@ const command = `${knobs}npm run bench:peers`;
 const gc = (globalThis as { gc?: () => void }).gc;
 
 const started = Date.now();
+const perSize = modes.length * shapes.length * rounds * chosen.length;
+const progress = new Progress("bench:peers", perSize * sizes.length, perSize * sizes.reduce((sum, n) => sum + n, 0));
 const all = await runPeers({
   peers: chosen, shapes, modes, sizes, timeMs, rounds, warmMs: Math.max(50, timeMs / 3), minFrames: 5, maxFrames: 3000,
-  frameBudgetMs, mustSizes, maxFrameMs, checkFrames: 2, log: (line) => console.log(line), gc,
+  frameBudgetMs, mustSizes, maxFrameMs, checkFrames: 2, log: (line) => console.log(line), gc, progress: (what, n) => progress.step(what, n),
 });
+progress.done();
 const seconds = Math.round((Date.now() - started) / 1000);
 
 const core = readFileSync(wasm);

@@ -32,6 +32,8 @@ export interface RunOptions {
   /** Frames compared with the reference before timing. */
   checkFrames: number;
   log?: (line: string) => void;
+  /** Called before each library's run at each size and round (skipped ones too): what runs next, and its size. */
+  progress?: (what: string, n: number) => void;
   /** Collects garbage between runs when the host allows it (node --expose-gc). */
   gc?: () => void;
   /** The pause after each collection, ms (default SETTLE_MS). */
@@ -164,6 +166,7 @@ export async function runPeers(o: RunOptions): Promise<CaseResult[]> {
         for (let round = 0; round < rounds; round++) {
           for (let k = 0; k < o.peers.length; k++) {
             const peer = o.peers[(k + round) % o.peers.length];
+            o.progress?.(`${shape} ${mode} N=${n}, round ${round + 1} of ${rounds}: ${peer.name}`, n);
             const seen = runs.get(peer);
             if (seen && seen.r.status !== "ok" && seen.r.status !== "disagrees") continue;
             if (!seen) {

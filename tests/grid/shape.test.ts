@@ -3,7 +3,7 @@
 // more box tests than brute force.
 import { describe, expect, it } from "vitest";
 import { refSelfPairs } from "../reference.js";
-import { pairKeys, selfPairsOf } from "../support.js";
+import { BACKENDS, newWorld, pairKeys, refusal, selfPairsOf } from "../support.js";
 import { worldsFor } from "./support.js";
 
 describe("the grid's shape", () => {
@@ -21,6 +21,26 @@ describe("the grid's shape", () => {
       expect(s.aabbTests).toBeLessThan((4000 * 3999) / 2 / 100);
       expect(s.cols * s.rows).toBeLessThanOrEqual(4 * 4000 + 64);
     }
+  });
+
+  it("a user cell size below 1e-30 is refused on every backend, naming the option and the fix; 1e-30 builds one grid everywhere", async () => {
+    for (const backend of BACKENDS) {
+      for (const tiny of [5e-324, 1e-40, 9.99e-31]) {
+        await expect(newWorld(backend, { cellSize: tiny }), `${backend} ${tiny}`).rejects.toThrow(/cellSize must be 0 \(automatic\) or at least 1e-30, got .*: pass 0 for automatic cells/);
+      }
+    }
+    const worlds = await worldsFor("uniform", 300, 4, 1e-30);
+    const grids = worlds.map((w) => {
+      const before = w.snapshot();
+      const e = refusal(() => w.setCellSize(5e-324));
+      expect(e.code).toBe("INVALID_OPTION");
+      expect(e.message).toMatch(/cellSize .* got 5e-324/);
+      expect(w.snapshot()).toEqual(before); // refused: nothing changed
+      expect(pairKeys(...selfPairsOf(w))).toEqual(refSelfPairs(w, 0xffffffff));
+      const s = w.stats();
+      return [s.cols, s.rows, s.cellSize, s.originX, s.originY, s.aabbTests];
+    });
+    for (const g of grids) expect(g).toEqual(grids[0]);
   });
 
   it("everything in one cell degrades to brute force, not worse", async () => {
