@@ -414,7 +414,7 @@ export function castLevelMany(count: i32, mode: i32, parts: i32): i32 {
 }
 
 /** Whether any body in the mask holds a value the sweep cannot take; sets S_INVALID / S_FIRST_INVALID. */
-function refuse(count: i32, mask: u32): bool {
+export function moveRefused(count: i32, mask: u32): bool {
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
   const vxs = hdr(H_VX), vys = hdr(H_VY);
   const radius = gridRadius();
@@ -448,7 +448,7 @@ function refuse(count: i32, mask: u32): bool {
 export function moveBodies(count: i32, mask: u32, response: i32, restitution: f64, parts: i32): i32 {
   parts = present(parts);
   setHdr(S_INVALID, 0);
-  if (refuse(count, mask)) return -1;
+  if (moveRefused(count, mask)) return -1;
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
   const vxs = hdr(H_VX), vys = hdr(H_VY), hi = hdr(H_HIT_I), hf = hdr(H_HIT_F);
   const plane = (hdr(H_CAPACITY) + 1) << 2; // bytes of one plane of CAPACITY + 1 slots

@@ -344,4 +344,21 @@ describe("overlapLevel", () => {
       expect(() => world.overlapLevel()).toThrow(HitcoreError);
     }
   });
+
+  it("refused for a value written through a view, changes nothing, even when the level and its planes are laid out first", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend, { capacity: 4 });
+      world.addTileMap({ ascii: ["X  X", "XXXX"], tileSize: 16 });
+      world.addRectLevel().addInstance(world.rectLevel!.addPrefab([0, 0, 8, 8]), 40, 0);
+      world.addPlatforms().addPolygon([0, 40, 20, 40, 10, 60]);
+      for (let k = 0; k < 6; k++) world.addCircle(10 * k, 5, 3); // grown past the first capacity
+      world.y[2] = NaN;
+      const before = world.snapshot();
+      expect(refusal(() => world.overlapLevel()).code).toBe("INVALID_ENTITY");
+      expect(refusal(() => world.moveBodies()).code).toBe("INVALID_ENTITY");
+      expect(world.snapshot(), backend).toEqual(before);
+      world.y[2] = 5;
+      expect(world.overlapLevel()).toBeGreaterThan(0);
+    }
+  });
 });
