@@ -167,7 +167,9 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   for (let k = 0; k < pieces && !found; k++) {
     const s0 = <f64>k / <f64>pieces, s1 = <f64>(k + 1) / <f64>pieces;
     const ax = cx + dx * s0, bx = cx + dx * s1, ay = cy + dy * s0, by = cy + dy * s1;
-    let c0 = <i32>Math.floor((Math.min(ax, bx) - hx) * inv), c1 = <i32>Math.floor((Math.max(ax, bx) + hx) * inv);
+    // Columns in f64: a piece of a long move can span more columns than an i32 counts (up to
+    // MAX_COORD / size), and the clamps below must see the true span, not a saturated one.
+    let c0 = Math.floor((Math.min(ax, bx) - hx) * inv), c1 = Math.floor((Math.max(ax, bx) + hx) * inv);
     let r0 = <i32>Math.floor((Math.min(ay, by) - hy) * inv), r1 = <i32>Math.floor((Math.max(ay, by) + hy) * inv);
     // Rows above the map are empty; every row below it is one floor cell, row `rows`, of unbounded
     // depth. Columns beside a map that does not wrap are walls: the nearest one stands for the rest.
@@ -177,14 +179,21 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
     if (!wrap) {
       if (c0 < -1) c0 = -1;
       if (c1 > cols) c1 = cols;
-    } else if (c1 - c0 > cols + 1) {
-      c1 = c0 + cols + 1;
+    } else if (c1 - c0 > <f64>(cols + 1)) {
+      // Every cols + 2 columns of a wrapping map hold each of its columns: those where the piece
+      // starts, which the body meets first.
+      if (dx < 0) c0 = c1 - <f64>(cols + 1);
+      else c1 = c0 + <f64>(cols + 1);
     }
+    // At most cols + 2 columns from here on. The first one's cell index, i32: the column itself,
+    // or on a wrapping map one the same number of columns along modulo cols when it is far out.
+    const last = <i32>(c1 - c0), first = Math.abs(c0) < 1073741824 ? <i32>c0 : <i32>(c0 % <f64>cols);
     for (let row = r0; row <= r1; row++) {
-      for (let col = c0; col <= c1; col++) {
+      for (let i = 0; i <= last; i++) {
+        const col = first + i;
         const flags = tileFlags(col, row, cols, rows, wrap, floor, cells);
         if ((flags & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
-        const x0 = <f64>col * size, y0 = <f64>row * size, y1 = row < rows ? y0 + size : FLOOR_DEPTH;
+        const x0 = (c0 + <f64>i) * size, y0 = <f64>row * size, y1 = row < rows ? y0 + size : FLOOR_DEPTH;
         if ((flags & CELL_PLATFORM) == 0) {
           // One-way: only from above, moving down, with the body's bottom at or above the top.
           if (!(dy > 0) || cy + hy > y0) continue;
