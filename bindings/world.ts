@@ -38,6 +38,7 @@ import {
 } from "../layout/contacts.js";
 import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
+import { buildPlatformIndex } from "./platform_index.js";
 import { Platforms, type PlatformsOptions } from "./platforms.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import { RectLevel, type RectLevelOptions } from "./rect_level.js";
@@ -468,6 +469,15 @@ export class World {
         throw new HitcoreError("SNAPSHOT_MISMATCH", `restore: the snapshot ${had ? "holds" : "has no"} ${name} and this world ${has ? "has one" : "has none"}. ` +
           "Add the same parts to the world, then restore.");
       }
+    }
+    // The platforms' index is null until a call builds it, in the snapshot's world or in this one:
+    // an unbuilt one is rebuilt from the restored level, a built one is checked against the index shape.
+    const mine = (like as { platforms?: { fields: Record<string, StateValue> } | null }).platforms?.fields;
+    const theirs = (state as { platforms?: { fields?: StateValue } | null } | null)?.platforms?.fields;
+    if (mine && theirs && typeof theirs === "object" && !Array.isArray(theirs) && !ArrayBuffer.isView(theirs)) {
+      const index = (theirs as Record<string, StateValue>).index;
+      if (index === null) mine.index = null;
+      else if (mine.index === null) mine.index = buildPlatformIndex(new Float64Array(0), 0, new Float64Array(0), 0) as unknown as StateValue;
     }
     checkShape(state, like, "state");
     const s = state as Record<string, Record<string, StateValue>>;
