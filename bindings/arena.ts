@@ -7,19 +7,36 @@
 //   block = | region 0 | pad | region 1 | pad | ... | region n-1 | pad |   each region 16-byte aligned
 //
 // A part's header holds each region's byte offset in the field the region names, so the core finds
-// its regions by reading the header. A relayout computes every offset first, grows memory once,
-// then moves the regions that keep their data, from the last back to the first. The block grows in
-// place when it is the last one in the heap, and otherwise moves to the heap's top, so one part's
-// growth never moves another part's regions (their views stay valid until memory grows). Capacities
-// only grow and a block never moves down, so no region starts below its old offset, and moving
-// from the end never overwrites data not yet moved. The bytes a kept region gains are zeroed;
-// regions that do not keep their data are the part's scratch or are rewritten by the part after the
-// relayout. A block left behind is not reused: growth doubles capacities, so what is left behind
-// adds up to less than what is in use.
+// its regions by reading the header. A relayout is planned whole before anything changes: every
+// offset is computed in doubles (sizes are never wrapped by 32-bit arithmetic) and checked against
+// HEAP_LIMIT, and memory is grown once, so a layout that cannot be made throws CAPACITY and leaves
+// the old layout, its views and its contents as they were. Only then are the regions that keep
+// their data moved, from the last back to the first. The block grows in place when it is the last
+// one in the heap, and otherwise moves to the heap's top, so one part's growth never moves another
+// part's regions. Capacities only grow and a block never moves down, so no region starts below its
+// old offset, and moving from the end never overwrites data not yet moved. The bytes a kept region
+// gains are zeroed; regions that do not keep their data are the part's scratch or are rewritten by
+// the part after the relayout. A block left behind is not reused: growth doubles capacities, so
+// what is left behind adds up to less than what is in use.
+//
+// Stale views: a relayout that moves or resizes any region detaches the memory's buffer (grown
+// memory is a new buffer anyway; otherwise memory.grow(0), which replaces the buffer in V8 and in
+// the js backend's memory), so a view a caller kept from before reads length 0 and drops every
+// write instead of landing in another region's entities. This is the one place views go stale:
+// every part rebuilds its views when it finds the buffer replaced (or its header view empty).
+// Detaching, rather than moving every relayout to fresh bytes, keeps memory from growing at every
+// level edit (the platforms relay their block at the first query after each one).
 
+import { HitcoreError } from "./validate.js";
 import type { WasmMemory } from "./wasm_types.js";
 
 const PAGE = 65536;
+
+/**
+ * The most bytes a world's memory may span (its heap's top): the core computes byte offsets in
+ * 32-bit integers, which stay positive and exact below 2^31.
+ */
+export const HEAP_LIMIT = 2 ** 31;
 
 /** One region: the header field that holds its offset, its size in bytes, and whether its data survives a relayout. */
 export interface Region {
@@ -28,9 +45,43 @@ export interface Region {
   readonly keep: boolean;
 }
 
-/** Rounds a byte offset up to the next multiple of 16 (the alignment of every region, for v128 loads). */
+/** Rounds a byte offset up to the next multiple of 16 (the alignment of every region, for v128 loads); exact for any size a double holds. */
 export function align16(at: number): number {
-  return (at + 15) & ~15;
+  return Math.ceil(at / 16) * 16;
+}
+
+/** Whether a plan's end is a heap the core can address (HEAP_LIMIT); NaN and Infinity are not. */
+export function fitsHeap(end: number): boolean {
+  return end <= HEAP_LIMIT;
+}
+
+/**
+ * Grows `memory` to hold `end` bytes (by at least `headroom` times its size when it grows); returns
+ * whether it grew. CAPACITY, with nothing changed, when `end` is past HEAP_LIMIT or the engine
+ * cannot allocate the memory.
+ */
+export function reserve(memory: WasmMemory, end: number, headroom = 1): boolean {
+  const have = memory.buffer.byteLength;
+  if (end <= have) return false;
+  if (!fitsHeap(end)) throw tooLarge(end);
+  const want = Math.min(Math.max(end, headroom * have), HEAP_LIMIT);
+  let grown: number;
+  try {
+    grown = memory.grow(Math.ceil((want - have) / PAGE));
+  } catch {
+    grown = -1;
+  }
+  if (grown < 0) throw new HitcoreError("CAPACITY", `the world's memory could not grow to ${end} bytes (the engine refused). Hold fewer entities, or lower the capacities.`);
+  return true;
+}
+
+/** Detaches every view of `memory`'s buffer (a new buffer object over the same bytes): stale views read length 0 and drop writes. */
+export function detachViews(memory: WasmMemory): void {
+  memory.grow(0);
+}
+
+function tooLarge(end: number): HitcoreError {
+  return new HitcoreError("CAPACITY", `the layout needs ${end} bytes of memory, past the ${HEAP_LIMIT} a world may span. Hold fewer entities, or split them over several worlds.`);
 }
 
 /** The bytes of one memory that the parts of a world share: past `top`, nothing is in use. */
@@ -58,40 +109,71 @@ export class Arena {
   constructor(private readonly memory: WasmMemory, private readonly heap: Heap, private readonly headroom = 1) {}
 
   /**
+   * Where layout(regions) would put the part's block with the heap's top at `top` (the heap's now,
+   * or the end of another plan made first): its start and end, in doubles. Changes nothing.
+   */
+  plan(regions: readonly Region[], top = this.heap.top): { start: number; end: number } {
+    const start = this.end !== 0 && this.end === top ? this.start : align16(top);
+    let at = start;
+    for (const r of regions) {
+      if (!(r.bytes >= 0)) return { start, end: NaN };
+      at = align16(at + r.bytes);
+    }
+    return { start, end: at };
+  }
+
+  /**
+   * Refuses, changing nothing, a layout of `regions` that would pass HEAP_LIMIT: INVALID_OPTION
+   * when `method` makes the part (its options ask for too much), CAPACITY when it grows it. `what`
+   * names what asked for the room.
+   */
+  check(regions: readonly Region[], method: string, making: boolean, what: string): void {
+    const end = this.plan(regions).end;
+    if (fitsHeap(end)) return;
+    throw new HitcoreError(making ? "INVALID_OPTION" : "CAPACITY", `${method}: ${what} would need ${end} bytes of memory, past the ${HEAP_LIMIT} a world may span. ` +
+      (making ? "Lower the capacity options: the stores grow on demand." : "Hold fewer at once, or split them over several worlds."));
+  }
+
+  /**
    * Lays `regions` out from the base, grows memory if they do not fit, moves the data of the
    * regions that keep it (region k of the old layout is region k of the new one), zeroes what
-   * they gain, and writes each offset into `header()[region.field]`. `header` is called after
-   * any growth, so it returns a view of the current buffer. Returns the new end.
+   * they gain, detaches the old views when a region moved or changed size, and writes each offset
+   * into `header()[region.field]`. `header` is called after that, so it returns a view of the
+   * current buffer. Returns the new end. CAPACITY, changing nothing, when the layout would pass
+   * HEAP_LIMIT or memory cannot grow.
    */
   layout(regions: readonly Region[], header: () => Int32Array): number {
-    const n = regions.length, offsets = new Int32Array(n), sizes = new Int32Array(n);
-    const heap = this.heap;
-    const start = this.end !== 0 && this.end === heap.top ? this.start : align16(heap.top);
+    const n = regions.length, heap = this.heap;
+    const { start, end } = this.plan(regions);
+    if (!fitsHeap(end)) throw tooLarge(end);
+    const grown = reserve(this.memory, end, this.headroom);
+    const offsets = new Int32Array(n), sizes = new Int32Array(n);
     let at = start;
     for (let r = 0; r < n; r++) {
       offsets[r] = at;
       sizes[r] = regions[r].bytes;
       at = align16(at + sizes[r]);
     }
-    const have = this.memory.buffer.byteLength;
-    if (at > have) this.memory.grow(Math.ceil((Math.max(at, this.headroom * have) - have) / PAGE));
     const bytes = new Uint8Array(this.memory.buffer);
     const old = this.offsets, oldSizes = this.sizes;
+    let moved = old.length !== 0 && old.length !== n;
     for (let r = Math.min(n, old.length) - 1; r >= 0; r--) {
+      if (old[r] !== offsets[r] || oldSizes[r] !== sizes[r]) moved = true;
       if (!regions[r].keep) continue;
       const from = old[r], to = offsets[r], keep = Math.min(oldSizes[r], sizes[r]);
       bytes.copyWithin(to, from, from + keep);
       bytes.fill(0, to + keep, to + sizes[r]);
     }
+    if (moved && !grown) detachViews(this.memory);
     this.offsets = offsets;
     this.sizes = sizes;
     this.fields = Int32Array.from(regions, (r) => r.field);
     this.start = start;
-    this.end = at;
-    heap.top = at;
+    this.end = end;
+    heap.top = end;
     const h = header();
     for (let r = 0; r < n; r++) h[regions[r].field] = offsets[r];
-    return at;
+    return end;
   }
 }
 

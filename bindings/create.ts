@@ -1,7 +1,7 @@
 // createWorld, shared by the node and browser entries: they differ only in how the module is fetched.
 import type { Kernel } from "./kernel.js";
 import { jsKernel } from "./js_kernel.js";
-import { describe } from "./validate.js";
+import { describe, optionsOf } from "./validate.js";
 import { wasmKernel } from "./wasm_kernel.js";
 import type { WasmBytes, WasmMemory, WasmModule } from "./wasm_types.js";
 import { HitcoreError, World, type WorldKernel, type WorldOptions } from "./world.js";
@@ -57,10 +57,22 @@ export function compileOnce(url: string, compile: () => Promise<WasmModule>): Pr
   return module;
 }
 
-/** Compiles a WasmSource that is already in memory; URLs are the entries' business. */
+/**
+ * Compiles a WasmSource that is already in memory; URLs are the entries' business. Anything but a
+ * module or bytes that compile is refused with INVALID_OPTION.
+ */
 export async function compileSource(source: WasmModule | WasmBytes): Promise<WasmModule> {
-  return source instanceof WebAssembly.Module ? source : WebAssembly.compile(source as BufferSource);
+  if (source instanceof WebAssembly.Module) return source;
+  if (!(source instanceof ArrayBuffer) && !ArrayBuffer.isView(source)) {
+    throw new HitcoreError("INVALID_OPTION", `wasm must be a WebAssembly.Module, the bytes of a core, a URL or a path, got ${describe(source)}. Leave it out for the packaged core.`);
+  }
+  try {
+    return await WebAssembly.compile(source as BufferSource);
+  } catch (e) {
+    throw new HitcoreError("INVALID_OPTION", `wasm: the bytes are not a WebAssembly module (${describe(e)}). Pass the bytes of hitcore.wasm or hitcore-simd.wasm.`);
+  }
 }
+
 
 /**
  * Loads the compiled core for the wasm backend: the node and browser entries each supply one.
@@ -79,13 +91,21 @@ export async function kernelFor<K extends { readonly memory: WasmMemory }>(
   load: CoreLoader,
 ): Promise<K> {
   if (core.simd !== undefined && typeof core.simd !== "boolean") throw new HitcoreError("INVALID_OPTION", `simd must be true or false, got ${describe(core.simd)}.`);
-  if (backend === undefined || backend === "wasm") return wasmKernel<K>(await load(core.wasm, core.simd !== false && simdSupported()));
+  if (backend === undefined || backend === "wasm") {
+    const module = await load(core.wasm, core.simd !== false && simdSupported());
+    try {
+      return await wasmKernel<K>(module);
+    } catch (e) {
+      throw new HitcoreError("INVALID_OPTION", `wasm: the module is not a hitcore core (${describe(e)}). Pass hitcore.wasm or hitcore-simd.wasm of this version.`);
+    }
+  }
   if (backend === "js") return jsKernel<K>();
-  throw new HitcoreError("INVALID_OPTION", `backend must be "wasm" or "js", got ${String(backend)}.`);
+  throw new HitcoreError("INVALID_OPTION", `backend must be "wasm" or "js", got ${describe(backend)}.`);
 }
 
 /** Creates a world on the chosen backend; `load` supplies the packaged module for the wasm one. */
-export async function createWorldWith(options: CreateOptions, load: CoreLoader): Promise<World> {
+export async function createWorldWith(given: CreateOptions | undefined, load: CoreLoader): Promise<World> {
+  const options = optionsOf("createWorld", given);
   const kernel = await kernelFor<WorldKernel>(options.backend, options, load);
   return new World(kernel, options.backend ?? "wasm", options);
 }

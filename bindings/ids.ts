@@ -51,8 +51,9 @@ export function generationOf(id: number): number {
 // hi = floor(id / 2^24) is below 2^29, an int32, so its fields come out with bit operations, and the
 // slot is id - hi x 2^24 (exact). A double's % would be a call into the runtime (fmod) in V8.
 
-/** The slot of any well-formed id (its low 24 bits). */
+/** The slot of any well-formed id (its low 24 bits); -1 for anything that is not a number. */
 export function slotOf(id: number): number {
+  if (typeof id !== "number") return -1;
   return id - Math.floor(id / SLOT_SPAN) * SLOT_SPAN;
 }
 
@@ -80,7 +81,7 @@ export function nextGeneration(generation: number): number {
  */
 export function unknownId(method: string, id: number, tag: number, kind: number, slots: number, fix: string, what = KIND_NAMES[kind], cleared = 0): HitcoreError {
   let why: string;
-  const given = Math.floor(id / TAG_SPAN) % KINDS;
+  const given = typeof id === "number" ? Math.floor(id / TAG_SPAN) % KINDS : -1;
   if (!Number.isInteger(id) || id < KIND_SPAN || id > Number.MAX_SAFE_INTEGER) why = `${describe(id)} is not an id`;
   else if (Math.floor(id / SLOT_SPAN) % WORLD_TAGS !== tag) why = `id ${id} belongs to another world`;
   else if (given !== kind) why = `id ${id} names ${KIND_NAMES[given] ?? "nothing hitcore makes"}, not ${what}`;

@@ -7,7 +7,7 @@
 import { convexPartsYDown } from "./polygon.js";
 import type { Platforms } from "./platforms.js";
 import type { RectLevel } from "./rect_level.js";
-import { HitcoreError, MAX_COORD } from "./validate.js";
+import { coordOk, describe, HitcoreError, MAX_COORD } from "./validate.js";
 
 /** What parseTiledMap (and `TileMap.objects`) returns for object layers. */
 export interface LevelObjects {
@@ -56,20 +56,33 @@ export interface LevelObjectsLoaded {
  * rejected call (a degenerate polygon, a bad rectangle or polyline) leaves both stores unchanged.
  */
 export function addLevelObjects(objects: LevelObjects, targets: LevelObjectTargets): LevelObjectsLoaded {
-  const { rects, polygons } = objects, polylines = objects.polylines ?? [];
+  if (typeof objects !== "object" || objects === null) throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: objects must be a TiledMap's objects ({ rects, polygons, polylines }), got ${describe(objects)}.`);
+  if (typeof targets !== "object" || targets === null) throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: targets must be { rects, platforms }, got ${describe(targets)}.`);
+  const { rects, polygons = [] } = objects, polylines = objects.polylines ?? [];
+  if (!ArrayBuffer.isView(rects) && !Array.isArray(rects)) throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: rects must be a Float32Array of (x, y, w, h) quadruples, got ${describe(rects)}.`);
+  if (!Array.isArray(polygons) || !Array.isArray(polylines)) throw new HitcoreError("INVALID_OBJECTS", "addLevelObjects: polygons and polylines must be arrays of { vertices } and { points }.");
   const count = rects.length >> 2;
   if (rects.length % 4 !== 0) throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: rects must hold (x, y, w, h) quadruples, got length ${rects.length}.`);
-  for (let k = 0; k < rects.length; k++) {
-    const v = rects[k];
-    if (!Number.isFinite(v) || ((k & 3) >= 2 && v < 0)) {
-      throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: rectangle ${k >> 2} has ${(k & 3) >= 2 ? "size" : "coordinate"} ${v}; sizes must be finite and >= 0, coordinates finite.`);
-    }
+  if ((targets.rects !== undefined && typeof targets.rects?.addPrefab !== "function") || (targets.platforms !== undefined && typeof targets.platforms?.addPolygon !== "function")) {
+    throw new HitcoreError("INVALID_OBJECTS", "addLevelObjects: targets.rects must be a RectLevel and targets.platforms a Platforms (world.addRectLevel(), world.addPlatforms()).");
   }
   const toRects = targets.rects !== undefined && count > 0;
   const toPolyhedra = targets.platforms !== undefined && (targets.rectsAsPolyhedra ?? targets.rects === undefined);
+  // Every number as the stores will hold it (f32, within MAX_COORD; corners too where a rectangle
+  // becomes a polyhedron), so that no add below can refuse what this let through.
+  for (let r = 0; r < count; r++) {
+    const x = rects[4 * r], y = rects[4 * r + 1], w = rects[4 * r + 2], h = rects[4 * r + 3];
+    const bad = !coordOk(x) ? ["coordinate", x] : !coordOk(y) ? ["coordinate", y] : !coordOk(w) || w < 0 ? ["size", w] : !coordOk(h) || h < 0 ? ["size", h] :
+      toPolyhedra && !coordOk(x + w) ? ["right edge", x + w] : toPolyhedra && !coordOk(y + h) ? ["bottom edge", y + h] : null;
+    if (bad) {
+      throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: rectangle ${r}${idOf(objects.rectInfo?.[r] ?? {})} has ${bad[0]} ${describe(bad[1])}; ` +
+        `coordinates must be finite numbers of magnitude at most ${MAX_COORD} (as f32), sizes too and >= 0. Nothing was added.`);
+    }
+  }
   // Clean and split every polygon first: addPolygon would throw half-way through the list.
   if (targets.platforms) for (let p = 0; p < polygons.length; p++) {
     try {
+      if (typeof polygons[p] !== "object" || polygons[p] === null) throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: polygon object ${p} must be { vertices }, got ${describe(polygons[p])}.`);
       convexPartsYDown("addLevelObjects", polygons[p].vertices);
     } catch (e) {
       if (e instanceof HitcoreError) throw new HitcoreError(e.code, `polygon object ${p}: ${e.message.replace(/^hitcore: /, "")}`);
@@ -78,13 +91,14 @@ export function addLevelObjects(objects: LevelObjects, targets: LevelObjectTarge
   }
   // Polylines: 2 or more points, finite, within MAX_COORD (parseTiledMap checked its own; these may come from elsewhere).
   if (targets.platforms) for (let p = 0; p < polylines.length; p++) {
+    if (typeof polylines[p] !== "object" || polylines[p] === null) throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: polyline object ${p} must be { points }, got ${describe(polylines[p])}.`);
     const pts = polylines[p].points;
     if (!pts || typeof pts.length !== "number" || pts.length < 4 || pts.length % 2 !== 0) {
       throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: polyline object ${p}${idOf(polylines[p])} must hold 2 or more (x, y) points, got ${pts?.length} numbers.`);
     }
     for (let k = 0; k < pts.length; k++) {
-      if (!(Math.abs(pts[k]) <= MAX_COORD)) {
-        throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: polyline object ${p}${idOf(polylines[p])} has ${k & 1 ? "y" : "x"} = ${pts[k]} at point ${k >> 1}; coordinates must be finite, at most ${MAX_COORD}.`);
+      if (!coordOk(pts[k])) {
+        throw new HitcoreError("INVALID_OBJECTS", `addLevelObjects: polyline object ${p}${idOf(polylines[p])} has ${k & 1 ? "y" : "x"} = ${describe(pts[k])} at point ${k >> 1}; coordinates must be finite, at most ${MAX_COORD}.`);
       }
     }
   }
@@ -121,7 +135,8 @@ export function addLevelObjects(objects: LevelObjects, targets: LevelObjectTarge
     if (toPolyhedra) {
       for (let r = 0; r < count; r++) {
         const x = rects[4 * r], y = rects[4 * r + 1], w = rects[4 * r + 2], h = rects[4 * r + 3];
-        if (w === 0 || h === 0) continue; // no area: nothing for a polyhedron to hold
+        const f = Math.fround;
+        if (f(x + w) === f(x) || f(y + h) === f(y)) continue; // no area once stored as f32: nothing for a polyhedron to hold
         const parts = platforms.addPolygon([x, y, x + w, y, x + w, y + h, x, y + h]);
         loaded.rectPolyhedra.push(...parts);
         from(rectIds?.[r]?.id, parts);

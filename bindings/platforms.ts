@@ -210,7 +210,7 @@ function support(hs: number[], ex: number, ey: number): number {
 
 function checkFlat(method: string, name: string, values: ArrayLike<number>, stride: number): void {
   if (values === null || typeof values !== "object" || typeof values.length !== "number") {
-    throw new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be a flat array of numbers, got ${String(values)}.`);
+    throw new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be a flat array of numbers, got ${describe(values)}.`);
   }
   if (values.length === 0 || values.length % stride !== 0) {
     throw new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must hold groups of ${stride} numbers, got ${values.length}. Pass a flat array such as [${stride === 4 ? "x0, y0, x1, y1" : "nx, ny, offset"}, ...].`);
@@ -282,7 +282,7 @@ export class Platforms {
     this.memory = kernel.memory;
     // Memory grows at least twofold: a level added piece by piece is laid out again at each query.
     this.arena = new Arena(kernel.memory, heap, 2);
-    this.relayout(this.ballCap);
+    this.relayout(this.ballCap, "addPlatforms");
     this.header[C_ID] = -1;
     this.headerF[C_T] = 1;
   }
@@ -526,7 +526,7 @@ export class Platforms {
       if (this.ballCap >= this.maxBalls) {
         throw new HitcoreError("STORE_FULL", `addBall: the store holds maxBalls = ${this.maxBalls} balls. Create the platforms with a larger maxBalls, or clearBalls() first.`);
       }
-      this.relayout(Math.min(this.ballCap * 2, this.maxBalls));
+      this.relayout(Math.min(this.ballCap * 2, this.maxBalls), "addBall");
     }
     const i = this.balls++;
     this.refresh();
@@ -593,7 +593,7 @@ export class Platforms {
   /** True when `handle` names a surface, polyhedron or ball these platforms hold. */
   has(handle: number): boolean {
     const kind = kindFor(handle, this.ids.tag), s = slotOf(handle);
-    return s < this.countOf(kind) && generationOf(handle) === (kind === IdKind.Ball ? this.ballGen : this.levelGen);
+    return kind >= 0 && s < this.countOf(kind) && generationOf(handle) === (kind === IdKind.Ball ? this.ballGen : this.levelGen);
   }
 
   /** The index of a surface's, polyhedron's or ball's handle: into the results, hits (hit.shape, world.hitShape) and the ball views. */
@@ -778,17 +778,17 @@ export class Platforms {
   /** Checks the grid's invariants (tests, debugging): cell runs match the item list, hold known ids, and ascend (the fold order relies on it). */
   validate(): void {
     for (const g of [this.levelGen, this.ballGen]) {
-      if (!Number.isInteger(g) || g < 1 || g >= MAX_GENERATION) throw new Error(`validate: handle generation ${g} is out of range`);
+      if (!Number.isInteger(g) || g < 1 || g >= MAX_GENERATION) throw new HitcoreError("CORRUPT", `validate: handle generation ${g} is out of range`);
     }
     this.ensureIndex();
     const ix = this.index!;
     const cells = ix.cols * ix.rows;
     for (const [starts, items, count] of [[ix.surfStarts, ix.surfItems, this.surfaceCount], [ix.polyStarts, ix.polyItems, this.polyhedronCount]] as const) {
-      if (starts.length !== cells + 2 || starts[cells + 1] !== items.length) throw new Error("validate: cell starts do not match the item list");
+      if (starts.length !== cells + 2 || starts[cells + 1] !== items.length) throw new HitcoreError("CORRUPT", "validate: cell starts do not match the item list");
       for (let c = 0; c <= cells; c++) {
         for (let j = starts[c]; j < starts[c + 1]; j++) {
-          if (items[j] < 0 || items[j] >= count) throw new Error(`validate: cell ${c} lists unknown id ${items[j]}`);
-          if (j > starts[c] && items[j] <= items[j - 1]) throw new Error(`validate: cell ${c} is not ascending`);
+          if (items[j] < 0 || items[j] >= count) throw new HitcoreError("CORRUPT", `validate: cell ${c} lists unknown id ${items[j]}`);
+          if (j > starts[c] && items[j] <= items[j - 1]) throw new HitcoreError("CORRUPT", `validate: cell ${c} is not ascending`);
         }
       }
     }
@@ -797,28 +797,29 @@ export class Platforms {
   // ---- memory -------------------------------------------------------------------------------
 
   private ensureIndex(): void {
-    if (this.index === null) this.relayout(this.ballCap);
+    if (this.index === null) this.relayout(this.ballCap, "a query after the level changed");
   }
 
   /** Builds the grid, lays out every region for `ballCap` balls, grows memory, writes the level and carries the balls over. */
-  private relayout(ballCap: number): void {
+  private relayout(ballCap: number, method: string): void {
     const nS = this.surfaceCount, nP = this.polyhedronCount;
     const index = buildPlatformIndex(Float64Array.from(this.surfBoxes), nS, Float64Array.from(this.polyBoxes), nP);
-    this.revision++;
     const resultsCap = Math.max(nS, nP, 1);
     // The level regions are rewritten below and the balls carried over, so no region keeps its data.
     const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
       4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
       4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
       4 * Math.max(this.polyExtents.length, 1), ...BALL_STEP_FIELDS.map(() => 4 * ballCap), 4 * Math.max(this.surfBoxes.length + this.polyBoxes.length, 1)];
+    const regions = REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false }));
+    this.arena.check(regions, method, method === "addPlatforms", `${nS} surfaces, ${nP} polyhedra and room for ${ballCap} balls`);
+    this.revision++;
     // Carry the balls over (load time, not per frame: a copy is fine).
     let kept: Uint8Array[] = [];
     if (this.balls > 0) {
       this.refresh();
       kept = BALL_REGIONS.map((r) => new Uint8Array(this.memory.buffer, this.offsets[r], 4 * this.balls).slice());
     }
-    this.arena.layout(REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false })),
-      () => new Int32Array(this.memory.buffer, PLATFORMS_HEADER, PLATFORMS_FIELDS));
+    this.arena.layout(regions, () => new Int32Array(this.memory.buffer, PLATFORMS_HEADER, PLATFORMS_FIELDS));
     const offsets = this.arena.offsets;
     this.offsets = offsets;
     this.ballCap = ballCap;

@@ -9,7 +9,7 @@
 //   cx, cy, cw, ch, cvx, cvy f32[C]; ckind, cinput, cstate, cgrace i32[C]; stomps i32[2C]
 //   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
 import { Arena, type Heap, type Region } from "./arena.js";
-import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
+import { checkCoord, checkOut, checkSize, describe, HitcoreError } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit, Part } from "./hit.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -198,7 +198,7 @@ export class RectLevel {
     this.ids = ids;
     this.memory = kernel.memory;
     this.arena = new Arena(kernel.memory, heap);
-    this.relayout(this.caps);
+    this.relayout(this.caps, "addRectLevel");
     this.header[RH_DEPTH] = -1;
     this.writeConfig();
   }
@@ -265,7 +265,7 @@ export class RectLevel {
       checkSize("addPrefab", `rect ${r} width`, rects[4 * r + 2]);
       checkSize("addPrefab", `rect ${r} height`, rects[4 * r + 3]);
     }
-    this.ensure({ P: this.prefabs + 1, R: this.rectCount + k });
+    this.ensure("addPrefab", { P: this.prefabs + 1, R: this.rectCount + k });
     const start = this.i32(RH_PREFAB_START), box = this.f32(RH_PREFAB_BOX), store = this.f32(RH_RECTS);
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (let r = 0; r < k; r++) {
@@ -313,7 +313,7 @@ export class RectLevel {
     if (!Number.isInteger(mirror) || mirror < 0 || mirror > (MIRROR_X | MIRROR_Y)) {
       throw new HitcoreError("INVALID_MIRROR", `addInstance: mirror must be 0, Mirror.X (1), Mirror.Y (2) or both (3), got ${describe(mirror)}.`);
     }
-    this.ensure({ I: this.instances + 1 });
+    this.ensure("addInstance", { I: this.instances + 1 });
     const i = this.instances;
     this.i32(RH_INST_PREFAB)[i] = p;
     this.f32(RH_INST_X)[i] = x;
@@ -328,7 +328,7 @@ export class RectLevel {
   /** Builds the quadtree over the instances (done lazily by the queries when the level changed). */
   build(): void {
     const depth = Math.min(MAX_DEPTH, Math.ceil(Math.log(Math.max(1, this.instances)) / Math.log(4) - 1e-9));
-    this.ensure({ N: nodesFor(depth) });
+    this.ensure("build", { N: nodesFor(depth) });
     this.kernel.rectsBuild(depth);
     this.dirty = false;
     this.revision++;
@@ -369,6 +369,7 @@ export class RectLevel {
   /** Master box of an instance into out (x0, y0, x1, y1). */
   instanceBox(instance: number, out: Float64Array): Float64Array {
     const i = this.instanceSlot("instanceBox", instance);
+    checkOut("instanceBox", "out", out, 4);
     this.buildIfDirty();
     const b = this.f64(RH_INST_BOX);
     for (let f = 0; f < 4; f++) out[f] = b[4 * i + f];
@@ -383,6 +384,7 @@ export class RectLevel {
   /** World box (x0, y0, x1, y1) of rect k of an instance, translated and mirrored, into out. */
   worldRect(instance: number, k: number, out: Float64Array): Float64Array {
     const i = this.instanceSlot("worldRect", instance);
+    checkOut("worldRect", "out", out, 4);
     const prefab = this.i32(RH_INST_PREFAB)[i];
     if (!Number.isInteger(k) || k < 0 || k >= this.rectsOf(prefab)) {
       throw new HitcoreError("UNKNOWN_RECT", `worldRect: rect ${describe(k)} is not in instance ${instance} (0..${this.rectsOf(prefab) - 1}).`);
@@ -416,6 +418,7 @@ export class RectLevel {
 
   /** The last call's stats without allocating: [nodeSteps, instanceTests, rectTests, charTests, found] into out. */
   statsInto(out: Int32Array): Int32Array {
+    checkOut("statsInto", "out", out, 5, "Int32Array");
     const h = this.hdr();
     out[0] = h[RS_NODES]; out[1] = h[RS_INSTANCE_TESTS]; out[2] = h[RS_RECT_TESTS]; out[3] = h[RS_CHAR_TESTS]; out[4] = h[RS_FOUND];
     return out;
@@ -462,7 +465,7 @@ export class RectLevel {
     let c: number;
     if (this.freeChars.length > 0) c = this.freeChars.pop()!;
     else {
-      this.ensure({ C: this.chars + 1 });
+      this.ensure("addCharacter", { C: this.chars + 1 });
       c = this.chars++;
       this.charGens.push(1);
       this.hdr()[RH_CHARS] = this.chars;
@@ -590,7 +593,7 @@ export class RectLevel {
   /** Makes room for n projectiles (views are replaced when it grows). */
   reserveProjectiles(n: number): void {
     checkCount("reserveProjectiles", n, 0);
-    this.ensure({ Q: n });
+    this.ensure("reserveProjectiles", { Q: n });
   }
 
   /**
@@ -679,7 +682,7 @@ export class RectLevel {
     this.hdr()[RC_GRACE_FRAMES] = this.config.graceFrames;
   }
 
-  private ensure(need: Partial<Caps>): void {
+  private ensure(method: string, need: Partial<Caps>): void {
     let grow = false;
     const next = { ...this.caps };
     for (const key of Object.keys(need) as (keyof Caps)[]) {
@@ -687,12 +690,13 @@ export class RectLevel {
       while (c < need[key]!) { c *= 2; grow = true; }
       next[key] = c;
     }
-    if (grow) this.relayout(next);
+    if (grow) this.relayout(next, method);
   }
 
-  /** Lays the regions out for the capacities; every region keeps its data. */
-  private relayout(caps: Caps): void {
+  /** Lays the regions out for the capacities; every region keeps its data. Refused first, changing nothing, when they would not fit (Arena.check). */
+  private relayout(caps: Caps, method: string): void {
     const regions: Region[] = REGIONS.map(([field, bytes, key, extra]) => ({ field, bytes: bytes * ((key ? caps[key] : 0) + extra), keep: true }));
+    this.arena.check(regions, method, method === "addRectLevel", `a rect level of ${caps.P} prefabs, ${caps.R} rects, ${caps.I} instances, ${caps.C} characters and ${caps.Q} projectiles`);
     this.arena.layout(regions, () => new Int32Array(this.memory.buffer, RH, RH_FIELDS));
     this.caps = caps;
     this.buffer = null;

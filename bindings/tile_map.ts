@@ -36,7 +36,7 @@ import {
   T_CTL_I, T_ENT_CAP, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_CAP, T_MON_HEAD, T_MON_LIVE, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
 } from "../layout/tiles.js";
-import { describe, HitcoreError } from "./validate.js";
+import { describe, HitcoreError, numbersLength } from "./validate.js";
 import type { WasmMemory } from "./wasm_types.js";
 import type { Backend } from "./world.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -161,11 +161,16 @@ function regionsFor(c: Caps): Region[] {
   return sizes.map(([field, bytes]) => ({ field, bytes, keep: true }));
 }
 
-function count(name: string, v: unknown, min: number, fallback: number): number {
+function count(name: string, v: unknown, min: number, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = v ?? fallback;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < min) throw new HitcoreError("INVALID_OPTION", `${name} must be an integer >= ${min}, got ${describe(v)}.`);
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+    throw new HitcoreError("INVALID_OPTION", `${name} must be an integer >= ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ""}, got ${describe(v)}.`);
+  }
   return n;
 }
+
+/** The most a tile map's capacity option may ask for (as the rect level's): growth takes it further when the memory holds it. */
+const MAX_CAPACITY_OPTION = 1 << 24;
 
 function positive(name: string, v: unknown, fallback: number): number {
   const n = v ?? fallback;
@@ -253,16 +258,17 @@ export class TileMap {
     const spawns = map.monsters.length / 3;
     const caps: Caps = {
       cells: this.cols * this.rows,
-      monsters: Math.max(count("monsterCapacity", options.monsterCapacity, 1, 64), spawns),
-      entities: count("entityCapacity", options.entityCapacity, 1, 1024),
-      boxes: count("boxCapacity", options.boxCapacity, 1, 256),
-      controllers: count("controllerCapacity", options.controllerCapacity, 1, 16),
+      monsters: Math.max(count("monsterCapacity", options.monsterCapacity, 1, 64, MAX_CAPACITY_OPTION), spawns),
+      entities: count("entityCapacity", options.entityCapacity, 1, 1024, MAX_CAPACITY_OPTION),
+      boxes: count("boxCapacity", options.boxCapacity, 1, 256, MAX_CAPACITY_OPTION),
+      controllers: count("controllerCapacity", options.controllerCapacity, 1, 16, MAX_CAPACITY_OPTION),
     };
     const tuning = tuningFor(T, options.controller ?? {});
     this.monsterTypes = new Int32Array(caps.monsters);
     this.cover = new Int32Array(caps.cells);
     this.arena = new Arena(kernel.memory, heap);
-    this.relayout(caps);
+    this.relayout(caps, "addTileMap", `a ${this.cols} x ${this.rows} map with entityCapacity ${caps.entities}, boxCapacity ${caps.boxes}, ` +
+      `controllerCapacity ${caps.controllers} and monsterCapacity ${caps.monsters}`);
     this._cells.set(map.cells);
     this._monHead.fill(NO_MONSTER);
     const p = this._params;
@@ -323,9 +329,14 @@ export class TileMap {
     this._ctlI = new Int32Array(buffer, o[T_CTL_I], CTL_I_FIELDS * c.controllers);
   }
 
-  /** Lays the regions out for new capacities (x2 growth), every region keeping its contents. */
-  private relayout(caps: Caps): void {
-    this.arena.layout(regionsFor(caps), () => new Int32Array(this.memory.buffer, TILES_HEADER, 128));
+  /**
+   * Lays the regions out for new capacities (x2 growth), every region keeping its contents; refused
+   * first, changing nothing, when they would not fit a world's memory (Arena.check).
+   */
+  private relayout(caps: Caps, method: string, what: string): void {
+    const regions = regionsFor(caps);
+    this.arena.check(regions, method, method === "addTileMap", what);
+    this.arena.layout(regions, () => new Int32Array(this.memory.buffer, TILES_HEADER, 128));
     // Per-entity outputs are laid out entity-major with POINT_CAP stride: unchanged by growth.
     this.caps = caps;
     if (caps.monsters > this.monsterTypes.length) {
@@ -336,12 +347,12 @@ export class TileMap {
     this.writeHeader();
   }
 
-  private grow(field: keyof Caps, need: number): void {
+  private grow(method: string, field: keyof Caps, need: number): void {
     const caps = { ...this.caps };
     let n = caps[field];
     while (n < need) n *= 2;
     caps[field] = n;
-    this.relayout(caps);
+    this.relayout(caps, method, `room for ${n} ${field}`);
   }
 
   // ---- views ------------------------------------------------------------------------------
@@ -378,12 +389,12 @@ export class TileMap {
 
   ensureEntities(n: number): void {
     count("entities", n, 0, 0);
-    if (n > this.caps.entities) this.grow("entities", n);
+    if (n > this.caps.entities) this.grow("ensureEntities", "entities", n);
   }
 
   ensureBoxes(n: number): void {
     count("boxes", n, 0, 0);
-    if (n > this.caps.boxes) this.grow("boxes", n);
+    if (n > this.caps.boxes) this.grow("ensureBoxes", "boxes", n);
   }
 
   // ---- cells ------------------------------------------------------------------------------
@@ -446,8 +457,11 @@ export class TileMap {
    */
   addMonster(x: number, y: number, w: number, h: number, type = 0): number {
     this.checkMonsterBox(x, y, w, h);
+    if (!Number.isInteger(type) || type < -0x80000000 || type > 0x7fffffff) {
+      throw new HitcoreError("INVALID_ARGUMENT", `addMonster: type must be an integer that fits 32 bits (monsterTypes is an Int32Array), got ${describe(type)}.`);
+    }
     const id = this.monsterFree.length > 0 ? this.monsterFree[this.monsterFree.length - 1] : this.monsterTop;
-    if (id >= this.caps.monsters) this.grow("monsters", id + 1);
+    if (id >= this.caps.monsters) this.grow("addMonster", "monsters", id + 1);
     if (this.monsterFree.length > 0) this.monsterFree.pop();
     else {
       this.monsterTop++;
@@ -497,7 +511,7 @@ export class TileMap {
     this.checkCoord("monster x", x);
     this.checkCoord("monster y", y);
     const T = this.tileSize;
-    if (!(w >= 0 && w <= T) || !(h >= 0 && h <= T)) throw new HitcoreError("INVALID_ARGUMENT", `monster size must be within 0..tileSize (${T}), got ${describe(w)} x ${describe(h)}; split bigger monsters.`);
+    if (typeof w !== "number" || typeof h !== "number" || !(w >= 0 && w <= T) || !(h >= 0 && h <= T)) throw new HitcoreError("INVALID_ARGUMENT", `monster size must be within 0..tileSize (${T}), got ${describe(w)} x ${describe(h)}; split bigger monsters.`);
     const cx = this.normalizeX(x + w / 2), cy = y + h / 2;
     if (cy < 0 || cy > this.height || (!this.wrap && (cx < 0 || cx >= this.width))) {
       throw new HitcoreError("INVALID_ARGUMENT", `monster centre (${cx}, ${cy}) is outside the map (0..${this.width} x 0..${this.height}); monsters live inside it.`);
@@ -592,8 +606,8 @@ export class TileMap {
 
   /** Sets the collision points: (dx, dy) pairs relative to an entity's origin, at most POINT_CAP. */
   setPoints(offsets: ArrayLike<number>): void {
-    const n = offsets.length / 2;
-    if (!Number.isInteger(n) || n < 1 || n > POINT_CAP) throw new HitcoreError("INVALID_ARGUMENT", `setPoints takes 1 to ${POINT_CAP} (dx, dy) pairs, got ${offsets.length} numbers.`);
+    const length = numbersLength("setPoints", "offsets", offsets), n = length / 2;
+    if (!Number.isInteger(n) || n < 1 || n > POINT_CAP) throw new HitcoreError("INVALID_ARGUMENT", `setPoints takes 1 to ${POINT_CAP} (dx, dy) pairs, got ${length} numbers.`);
     for (let k = 0; k < offsets.length; k++) this.checkCoord(`point offset ${k}`, offsets[k]);
     this.views();
     for (let k = 0; k < offsets.length; k++) this._points[k] = offsets[k];
@@ -655,7 +669,7 @@ export class TileMap {
     this.checkCoord("controller x", x);
     this.checkCoord("controller y", y);
     const id = this.controllerTop;
-    if (id >= this.caps.controllers) this.grow("controllers", id + 1);
+    if (id >= this.caps.controllers) this.grow("addController", "controllers", id + 1);
     this.views();
     this.controllerTop++;
     const f = CTL_F_FIELDS * id, n = CTL_I_FIELDS * id;
@@ -703,11 +717,12 @@ export class TileMap {
     };
   }
 
-  /** Controller x, y and score without allocating. */
-  controllerX(controller: number): number { return this._ctlF[CTL_F_FIELDS * this.checkController("controllerX", controller) + CF_X]; }
-  controllerY(controller: number): number { return this._ctlF[CTL_F_FIELDS * this.checkController("controllerY", controller) + CF_Y]; }
-  controllerScore(controller: number): number { return this._ctlI[CTL_I_FIELDS * this.checkController("controllerScore", controller) + CI_SCORE]; }
-  controllerEvents(controller: number): number { return this._ctlI[CTL_I_FIELDS * this.checkController("controllerEvents", controller) + CI_EVENTS]; }
+  // Controller x, y and score without allocating. The slot first: checkController rebuilds the
+  // views when a relayout detached them, and `this._ctlF[...]` would read the old one otherwise.
+  controllerX(controller: number): number { const id = this.checkController("controllerX", controller); return this._ctlF[CTL_F_FIELDS * id + CF_X]; }
+  controllerY(controller: number): number { const id = this.checkController("controllerY", controller); return this._ctlF[CTL_F_FIELDS * id + CF_Y]; }
+  controllerScore(controller: number): number { const id = this.checkController("controllerScore", controller); return this._ctlI[CTL_I_FIELDS * id + CI_SCORE]; }
+  controllerEvents(controller: number): number { const id = this.checkController("controllerEvents", controller); return this._ctlI[CTL_I_FIELDS * id + CI_EVENTS]; }
 
   /** Places a controller (x normalised on a wrapping map) and zeroes its speed. */
   setControllerPosition(controller: number, x: number, y: number): void {
@@ -741,20 +756,20 @@ export class TileMap {
     const cells = this.cols * this.rows;
     for (let c = 0; c < cells; c++) {
       for (let m = this._monHead[c], guard = 0; m !== NO_MONSTER; m = this._monNext[m]) {
-        if (m < 0 || m >= this.monsterTop || this._monLive[m] !== 1) throw new Error(`cell ${c} lists monster ${m}, which is not live`);
-        if (seen[m]++) throw new Error(`monster ${m} is listed twice`);
-        if (this.homeCell(m) !== c) throw new Error(`monster ${m} is listed in cell ${c}, its centre is in ${this.homeCell(m)}`);
-        if (++guard > this.monsterTop) throw new Error(`cell ${c} has a cycle`);
+        if (m < 0 || m >= this.monsterTop || this._monLive[m] !== 1) throw new HitcoreError("CORRUPT", `validate: cell ${c} lists monster ${m}, which is not live`);
+        if (seen[m]++) throw new HitcoreError("CORRUPT", `validate: monster ${m} is listed twice`);
+        if (this.homeCell(m) !== c) throw new HitcoreError("CORRUPT", `validate: monster ${m} is listed in cell ${c}, its centre is in ${this.homeCell(m)}`);
+        if (++guard > this.monsterTop) throw new HitcoreError("CORRUPT", `validate: cell ${c} has a cycle`);
       }
     }
-    for (let m = 0; m < this.monsterTop; m++) if (this._monLive[m] === 1 && !seen[m]) throw new Error(`monster ${m} is in no cell`);
-    if (this.monsterGens.length !== this.monsterTop) throw new Error(`${this.monsterGens.length} monster generations for ${this.monsterTop} monster slots`);
+    for (let m = 0; m < this.monsterTop; m++) if (this._monLive[m] === 1 && !seen[m]) throw new HitcoreError("CORRUPT", `validate: monster ${m} is in no cell`);
+    if (this.monsterGens.length !== this.monsterTop) throw new HitcoreError("CORRUPT", `validate: ${this.monsterGens.length} monster generations for ${this.monsterTop} monster slots`);
     for (let m = 0; m < this.monsterTop; m++) {
       const g = this.monsterGens[m];
-      if (!Number.isInteger(g) || g < 1 || g > MAX_GENERATION) throw new Error(`monster slot ${m} has generation ${g}`);
+      if (!Number.isInteger(g) || g < 1 || g > MAX_GENERATION) throw new HitcoreError("CORRUPT", `validate: monster slot ${m} has generation ${g}`);
     }
     for (let c = 0; c < cells; c++) {
-      if ((this.cover[c] > 0) !== ((this._cells[c] & CELL_MONSTER_NEAR) !== 0)) throw new Error(`cell ${c}: MonsterNear bit out of step with ${this.cover[c]} monsters touching it`);
+      if ((this.cover[c] > 0) !== ((this._cells[c] & CELL_MONSTER_NEAR) !== 0)) throw new HitcoreError("CORRUPT", `validate: cell ${c}: MonsterNear bit out of step with ${this.cover[c]} monsters touching it`);
     }
   }
 

@@ -26,7 +26,7 @@
 import { MAX_MAP_CELLS, type ParsedTileMap } from "./ascii_map.js";
 import { base64Length, decodeBase64Into } from "./base64.js";
 import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE } from "../layout/tiles.js";
-import { HitcoreError, MAX_COORD } from "./validate.js";
+import { coordOk, HitcoreError, MAX_COORD } from "./validate.js";
 
 /** A Tiled object's name, class (`type` before Tiled 1.9), layer and custom properties. */
 export interface TiledObjectInfo {
@@ -709,7 +709,7 @@ function readPolyline(o: Json, ow: string, put: (v: Float32Array | Float64Array,
     if (!isObject(p)) fail(`${jw} must be {x, y}.`);
     const px = finite(p, "x", jw), py = finite(p, "y", jw);
     put(placed, 0, px, py); // placed in doubles, checked before f32 rounds it
-    if (!(Math.abs(placed[0]) <= MAX_COORD && Math.abs(placed[1]) <= MAX_COORD)) {
+    if (!coordOk(placed[0]) || !coordOk(placed[1])) {
       fail(`${jw} lands at (${placed[0]}, ${placed[1]}), past the largest coordinate ${MAX_COORD}; move the point or the object.`);
     }
     out[2 * j] = placed[0];

@@ -1,7 +1,7 @@
 // What every facade shares for rejecting bad input before it reaches a kernel: the error type and
 // the number checks. A rejected call throws before it changes anything.
 
-import { MAX_COORD } from "../layout/grid.js";
+import { MAX_COORD, MAX_COORD_INPUT } from "../layout/grid.js";
 
 export { MAX_COORD };
 
@@ -15,15 +15,69 @@ export class HitcoreError extends Error {
   }
 }
 
-/** A value as an error message shows it: numbers plainly, anything else with its type. */
+/**
+ * A value as an error message shows it: numbers plainly, anything else with its type. Never throws:
+ * a symbol, an object without a prototype (no toString) or one whose toString throws is shown by
+ * its type and tag.
+ */
 export function describe(v: unknown): string {
-  return typeof v === "number" ? String(v) : `${typeof v} ${String(v)}`;
+  if (typeof v === "number") return String(v);
+  try {
+    return `${typeof v} ${String(v)}`;
+  } catch {
+    return `${typeof v} ${Object.prototype.toString.call(v)}`;
+  }
 }
 
-/** Throws INVALID_NUMBER unless v is a finite number of magnitude at most MAX_COORD. */
+/**
+ * The length of `v`, an array-like of numbers, or INVALID_ARGUMENT naming `name`: a typed array of
+ * numbers is taken as it is; any other object needs an integer length and a number in every
+ * element (so copying it converts nothing and calls no user code). Strings, numbers, BigInt arrays
+ * and objects without a length are refused.
+ */
+export function numbersLength(method: string, name: string, v: unknown): number {
+  const refuse = (why: string) => new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be an array or typed array of numbers, ${why}. Pass a Float64Array, a Float32Array or an array of numbers.`);
+  if (ArrayBuffer.isView(v)) {
+    if (v instanceof DataView || v instanceof BigInt64Array || v instanceof BigUint64Array) throw refuse(`got ${Object.prototype.toString.call(v)}`);
+    return (v as unknown as ArrayLike<number>).length;
+  }
+  if (typeof v !== "object" || v === null) throw refuse(`got ${describe(v)}`);
+  let n: unknown;
+  try {
+    n = (v as { length?: unknown }).length;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw refuse(`got one of length ${describe(n)}`);
+    for (let k = 0; k < n; k++) {
+      const e = (v as Record<number, unknown>)[k];
+      if (typeof e !== "number") throw refuse(`got ${describe(e)} at index ${k}`);
+    }
+  } catch (e) {
+    if (e instanceof HitcoreError) throw e;
+    throw refuse(`reading it threw ${describe(e)}`);
+  }
+  return n as number;
+}
+
+/**
+ * Whether v is a number whose f32 (what the stores hold, and what the core and validate() check) is
+ * finite and of magnitude at most MAX_COORD: 1e30 itself rounds up to 1.00000002e30 and is refused,
+ * so nothing is accepted that the store would then hold past the limit.
+ */
+export function coordOk(v: unknown): v is number {
+  return typeof v === "number" && Math.abs(v) <= MAX_COORD_INPUT;
+}
+
+/** INVALID_BUFFER unless `out` is a typed array of numbers (not a BigInt array) of at least `min` elements: an output buffer. */
+export function checkOut(method: string, name: string, out: unknown, min: number, type = "Float64Array"): void {
+  if (!ArrayBuffer.isView(out) || out instanceof DataView || out instanceof BigInt64Array || out instanceof BigUint64Array || (out as unknown as ArrayLike<number>).length < min) {
+    const got = ArrayBuffer.isView(out) && !(out instanceof DataView) ? `one of length ${(out as unknown as ArrayLike<number>).length}` : describe(out);
+    throw new HitcoreError("INVALID_BUFFER", `${method}: ${name} must be a ${type} of at least ${min} numbers, got ${got}. Pass new ${type}(${min}), kept for reuse.`);
+  }
+}
+
+/** Throws INVALID_NUMBER unless v is a finite number whose f32 has magnitude at most MAX_COORD (coordOk). */
 export function checkCoord(method: string, name: string, v: number): void {
-  if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
-    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD}, got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
+  if (!coordOk(v)) {
+    throw new HitcoreError("INVALID_NUMBER", `${method}: ${name} must be a finite number of magnitude at most ${MAX_COORD} (as an f32, as stored), got ${describe(v)}. Check the value for NaN or Infinity before passing it.`);
   }
 }
 
@@ -35,3 +89,11 @@ export function checkSize(method: string, name: string, v: number): void {
   }
 }
 
+/** The options object of `method`: {} for undefined, INVALID_OPTION for anything but an object. */
+export function optionsOf<T extends object>(method: string, options: T | undefined): T {
+  if (options === undefined) return {} as T;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new HitcoreError("INVALID_OPTION", `${method}: options must be an object, got ${describe(options)}. Pass {} or leave them out.`);
+  }
+  return options;
+}

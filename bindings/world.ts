@@ -36,7 +36,7 @@ import {
   CONTACT_FIELDS, CONTACT_HURT, CONTACT_PICK_UP, CONTACT_STOMP, CONTROLLER_BALL, CONTROLLER_CHARACTER, CONTROLLER_TILE,
   W_CONTACT_CAP, W_CONTACTS,
 } from "../layout/contacts.js";
-import { Arena, Heap, layoutIsWhole, type Layout, type Region } from "./arena.js";
+import { Arena, detachViews, fitsHeap, HEAP_LIMIT, Heap, layoutIsWhole, reserve, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
 import { buildPlatformIndex } from "./platform_index.js";
 import { Platforms, type PlatformsOptions } from "./platforms.js";
@@ -45,7 +45,7 @@ import { RectLevel, type RectLevelOptions } from "./rect_level.js";
 import type { RectsKernel } from "./rects_kernel.js";
 import { tileMapIn, type TileKernel, type TileMap, type TileMapOptions } from "./tile_map.js";
 import { addLevelObjects, type LevelObjectsLoaded } from "./level_objects.js";
-import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD } from "./validate.js";
+import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD, numbersLength, optionsOf } from "./validate.js";
 import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.js";
 import { Hit, Part } from "./hit.js";
 import {
@@ -79,7 +79,7 @@ export interface WorldOptions {
   capacity?: number;
   /** Grow the stores (x2) when full instead of throwing (default true). */
   growable?: boolean;
-  /** Hard cap on entities when growing (default 4,194,304). */
+  /** Hard cap on entities when growing (default 4,194,304, or `capacity` when larger; at most 2^24 - 1). */
   maxCapacity?: number;
   /** Grid cell size in world units; 0 or absent picks one from the entity sizes each build. */
   cellSize?: number;
@@ -150,6 +150,9 @@ function regionsFor(capacity: number, pairCapacity: number): Region[] {
     scratch(H_PLANES, 16 * (capacity + PLANE_SLACK)),
   ];
 }
+
+/** Index of the planes region in regionsFor's list. */
+const PLANES_REGION = regionsFor(1, 1).findIndex((r) => r.field === H_PLANES);
 
 // What a snapshot keeps of each part beside memory (world.snapshot): the facade's fields that
 // change after construction. Options that shape a part are its `config`, which must match.
@@ -274,13 +277,11 @@ export class World {
   private _stageY = new Float64Array(0);
 
   /** Use createWorld() from the package entry; this constructor takes an instantiated kernel. */
-  constructor(kernel: WorldKernel, backend: Backend, options: WorldOptions = {}) {
-    const capacity = checkCount("capacity", options.capacity ?? 1024, 1);
-    this.maxCapacity = checkCount("maxCapacity", options.maxCapacity ?? 1 << 22, capacity);
-    if (this.maxCapacity >= SLOT_SPAN) {
-      throw new HitcoreError("INVALID_OPTION", `maxCapacity must be below ${SLOT_SPAN}, got ${this.maxCapacity}. Split the entities over several worlds.`);
-    }
-    const pairCapacity = checkCount("pairCapacity", options.pairCapacity ?? 2 * capacity, 1);
+  constructor(kernel: WorldKernel, backend: Backend, given: WorldOptions = {}) {
+    const options = optionsOf("createWorld", given);
+    const capacity = checkCount("capacity", options.capacity ?? 1024, 1, SLOT_SPAN - 1);
+    this.maxCapacity = checkCount("maxCapacity", options.maxCapacity ?? Math.max(1 << 22, capacity), capacity, SLOT_SPAN - 1);
+    const pairCapacity = checkCount("pairCapacity", options.pairCapacity ?? 2 * capacity, 1, HEAP_LIMIT / 8);
     this.cellSizeOption = checkCellSize(options.cellSize ?? 0);
     this.kernel = kernel;
     this.backend = backend;
@@ -295,7 +296,17 @@ export class World {
     this.contactArena = new Arena(kernel.memory, this.heap);
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
-    this.relayout(capacity, pairCapacity);
+    try {
+      const end = this.arena.plan(regionsFor(capacity, pairCapacity)).end;
+      if (!fitsHeap(end)) {
+        throw new HitcoreError("INVALID_OPTION", `capacity ${capacity} with pairCapacity ${pairCapacity} needs ${end} bytes of memory, past the ${HEAP_LIMIT} a world may span. ` +
+          "Lower them: the stores and the pair buffer grow on demand.");
+      }
+      this.relayout(capacity, pairCapacity, "createWorld");
+    } catch (e) {
+      releaseTag(this.ids.tag); // a world never made holds no tag
+      throw e;
+    }
   }
 
   // ---- the level's parts -------------------------------------------------------------------
@@ -308,8 +319,9 @@ export class World {
   get platforms(): Platforms | null { return this._platforms; }
 
   /** Adds the world's tile map (ASCII, Tiled JSON or an empty cols x rows) to its memory. One per world. */
-  addTileMap(options: TileMapOptions & LevelPartOptions): TileMap {
+  addTileMap(given: TileMapOptions & LevelPartOptions): TileMap {
     this.checkPart("addTileMap", this._tileMap);
+    const options = optionsOf("addTileMap", given);
     const groups = partGroups("addTileMap", options);
     const map = (this._tileMap = tileMapIn(this.kernel, this.backend, this.heap, this.ids, options));
     this.levelGroups[0] = groups;
@@ -319,8 +331,9 @@ export class World {
   }
 
   /** Adds the world's rect level (prefabs, instances, quadtree, four-sensor characters) to its memory. One per world. */
-  addRectLevel(options: RectLevelOptions & LevelPartOptions = {}): RectLevel {
+  addRectLevel(given: RectLevelOptions & LevelPartOptions = {}): RectLevel {
     this.checkPart("addRectLevel", this._rectLevel);
+    const options = optionsOf("addRectLevel", given);
     const groups = partGroups("addRectLevel", options);
     const level = (this._rectLevel = new RectLevel(this.kernel, this.backend, this.heap, this.ids, options));
     this.levelGroups[1] = groups;
@@ -330,8 +343,9 @@ export class World {
   }
 
   /** Adds the world's platforms (surfaces, polyhedra, balls) to its memory. One per world. */
-  addPlatforms(options: PlatformsOptions & LevelPartOptions = {}): Platforms {
+  addPlatforms(given: PlatformsOptions & LevelPartOptions = {}): Platforms {
     this.checkPart("addPlatforms", this._platforms);
+    const options = optionsOf("addPlatforms", given);
     const groups = partGroups("addPlatforms", options);
     const platforms = (this._platforms = new Platforms(this.kernel, this.backend, this.heap, this.ids, options));
     this.levelGroups[2] = groups;
@@ -357,7 +371,7 @@ export class World {
 
   /** The group bits of one kind of level geometry (Part.*). */
   levelGroupsOf(part: number): number {
-    return this.levelGroups[part - 1] ?? 0;
+    return Number.isInteger(part) ? this.levelGroups[part - 1] ?? 0 : 0;
   }
 
   /**
@@ -396,8 +410,9 @@ export class World {
    * (per kind of object, and by Tiled object id). The world must hold no part yet; if any of it is
    * refused, the world is left as it was.
    */
-  loadLevel(options: LevelOptions): LevelLoaded {
+  loadLevel(given: LevelOptions): LevelLoaded {
     this.checkLive("loadLevel");
+    const options = optionsOf("loadLevel", given);
     if (this._tileMap || this._rectLevel || this._platforms) {
       throw new HitcoreError("INVALID_OPTION", "loadLevel: the world already has a level part; load a level into a world that has none (create another world for another level).");
     }
@@ -448,6 +463,11 @@ export class World {
     const memory = new Uint8Array(HEADERS_END + top - ARENA_BASE);
     memory.set(buf.subarray(0, HEADERS_END));
     memory.set(buf.subarray(ARENA_BASE, top), HEADERS_END);
+    // The planes region holds nothing between calls (setPositions' staging, the SIMD pair walk's
+    // scratch: every call writes it before reading it), so a snapshot holds it as zeros: a call
+    // refused after staging its input then leaves the snapshot as it was.
+    const planes = PLANES_REGION;
+    memory.fill(0, HEADERS_END + this.arena.offsets[planes] - ARENA_BASE, HEADERS_END + this.arena.offsets[planes] + this.arena.sizes[planes] - ARENA_BASE);
     return encodeSnapshot(this.state(), memory);
   }
 
@@ -542,6 +562,8 @@ export class World {
     buf.set(memory.subarray(HEADERS_END), ARENA_BASE);
     if (this.heap.top > top) buf.fill(0, top, this.heap.top);
     this.heap.top = top;
+    // The restored layout may put other regions where the views a caller kept point: detach them.
+    detachViews(this.memory);
     const tag = s.tag as unknown as number;
     if (tag !== this.ids.tag) {
       swapTag(this.ids.tag, tag);
@@ -756,9 +778,9 @@ export class World {
    * the lengths differ or pass `count`, or when a number is not finite or past MAX_COORD.
    */
   setPositions(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
-    const n = xs.length;
-    if (ys.length !== n || n > this.top) {
-      const why = ys.length !== n ? `xs has ${n} numbers and ys ${ys.length}` : `${n} positions for ${this.top} slots in use`;
+    const n = numbersLength("setPositions", "xs", xs), ny = numbersLength("setPositions", "ys", ys);
+    if (ny !== n || n > this.top) {
+      const why = ny !== n ? `xs has ${n} numbers and ys ${ny}` : `${n} positions for ${this.top} slots in use`;
       throw new HitcoreError("INVALID_ARGUMENT", `setPositions: ${why}. Pass two arrays of the same length, one number per slot, at most world.count long.`);
     }
     this.refresh();
@@ -1033,8 +1055,7 @@ export class World {
    */
   private layoutOverlaps(): void {
     const old = this.overlapSlots, slots = this.cap + 1;
-    const end = this.overlapArena.layout([{ field: W_OVERLAP, bytes: 12 * slots, keep: true }],
-      () => new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS));
+    const end = this.overlapArena.layout(overlapRegions(slots), () => new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS));
     if (old > 0 && old < slots) spreadPlanes(new Uint8Array(this.memory.buffer, 0, end), new Int32Array(this.memory.buffer, WORLD_HEADER, WORLD_FIELDS)[W_OVERLAP], 3, old, slots);
     this.overlapSlots = slots;
     this.buffer = null;
@@ -1086,7 +1107,7 @@ export class World {
     for (;;) {
       const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption);
       this.afterBuild(this.header[G_MASK] >>> 0); // 0 after a split: the grid left holds part of the mask
-      if (this.fits(total)) return this.finishPairs(total);
+      if (this.fits("selfPairs", total)) return this.finishPairs(total);
     }
   }
 
@@ -1097,7 +1118,7 @@ export class World {
     for (;;) {
       const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption);
       this.afterBuild(this.header[G_MASK] >>> 0); // the side the kernel indexed (a reach grid of the smaller, or a home grid of the larger)
-      if (this.fits(total)) return this.finishPairs(total);
+      if (this.fits("crossPairs", total)) return this.finishPairs(total);
     }
   }
 
@@ -1110,9 +1131,9 @@ export class World {
     checkMask("firstHits", "bulletMask", bulletMask);
     checkMask("firstHits", "enemyMask", enemyMask);
     for (;;) {
-      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, exclusive);
+      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!exclusive);
       this.afterBuild(enemyMask);
-      if (this.fits(total)) return this.finishPairs(total);
+      if (this.fits("firstHits", total)) return this.finishPairs(total);
     }
   }
 
@@ -1247,19 +1268,26 @@ export class World {
     const useGrid = this.gridMask !== 0 && ((mask & ~this.gridMask) >>> 0) === 0;
     const n = this.kernel.queryProbe(this.top, mask, useGrid, exclude);
     this._kinds[p] = KIND_NONE;
+    this.refuseInvalid();
     return n;
   }
 
   private afterBuild(mask: number): void {
     this.refresh();
     this.gridMask = mask;
-    const bad = this.header[S_INVALID];
-    if (bad > 0) {
+    if (this.header[S_INVALID] > 0) {
       this.gridMask = 0;
-      const slot = this.header[S_FIRST_INVALID];
-      this.checkSlotData(slot);
-      throw new HitcoreError("INVALID_ENTITY", `${bad} entities hold invalid data (first: slot ${slot}).`);
+      this.refuseInvalid();
     }
+  }
+
+  /** INVALID_ENTITY, naming the slot and field, when the last kernel call met slots that hold no valid shape (one rule for pair and probe queries). */
+  private refuseInvalid(): void {
+    const bad = this.header[S_INVALID];
+    if (bad <= 0) return;
+    const slot = this.header[S_FIRST_INVALID];
+    this.checkSlotData(slot);
+    throw new HitcoreError("INVALID_ENTITY", `${bad} entities hold invalid data (first: slot ${slot}).`);
   }
 
   /** Throws, naming the field, when a slot's data (possibly written through a view) is not a valid shape. */
@@ -1278,13 +1306,23 @@ export class World {
     }
   }
 
-  private fits(total: number): boolean {
+  /**
+   * Whether the pairs found fit the pair buffer; otherwise grows it (x2, or to exactly `total`
+   * when twice would pass HEAP_LIMIT) for the call to run again. CAPACITY, with the old buffer
+   * and everything else unchanged, when not even `total` pairs fit.
+   */
+  private fits(method: string, total: number): boolean {
     const cap = this.pairCap;
+    if (total < 0) {
+      // The core counts pairs in an int32: past 2^31 the count wraps, and no pair buffer could hold them.
+      throw new HitcoreError("CAPACITY", `${method}: more than 2^31 pairs overlap, more than a world's memory could hold. Query fewer entities at once (smaller masks), or spread them out.`);
+    }
     if (total <= cap) return true;
     if (!this.growPairs) return true;
     let next = cap;
     while (next < total) next *= 2;
-    this.relayout(this.cap, next);
+    if (!this.relayoutFits(this.cap, next)) next = total;
+    this.relayout(this.cap, next, method, ` (${total} pairs found; create the world with growPairs: false to keep the first pairCapacity of them, or query fewer entities at once)`);
     return false;
   }
 
@@ -1302,17 +1340,36 @@ export class World {
           : "Create the world with a larger capacity, or with growable: true."));
     }
     const next = Math.min(cap * 2, this.maxCapacity);
-    this.relayout(next, Math.max(this.pairCap, 2 * next));
     const gens = new Uint32Array(next).fill(1);
     gens.set(this.gens);
-    this.gens = gens;
     const free = new Int32Array(next);
     free.set(this.freeSlots.subarray(0, this.freeCount));
+    this.relayout(next, Math.max(this.pairCap, 2 * next), method, ` (growing the stores to ${next} entities; create the world with a lower maxCapacity, or remove entities first)`);
+    this.gens = gens;
     this.freeSlots = free;
   }
 
-  /** Lays the regions out for the new capacities (the stores keep their data) and rewrites the header. */
-  private relayout(capacity: number, pairCapacity: number): void {
+  /** The regions of `capacity` entities and `pairCapacity` pairs, and overlapLevel's planes if laid out: where they would end, or NaN. */
+  private relayoutEnd(capacity: number, pairCapacity: number): number {
+    const end = this.arena.plan(regionsFor(capacity, pairCapacity)).end;
+    return this.overlapSlots > 0 ? this.overlapArena.plan(overlapRegions(capacity + 1), end).end : end;
+  }
+
+  private relayoutFits(capacity: number, pairCapacity: number): boolean {
+    return fitsHeap(this.relayoutEnd(capacity, pairCapacity));
+  }
+
+  /**
+   * Lays the regions out for the new capacities (the stores keep their data) and rewrites the
+   * header. Planned whole first: CAPACITY from `method` (`why` says what for), with nothing
+   * changed, when the regions would pass HEAP_LIMIT or memory cannot grow.
+   */
+  private relayout(capacity: number, pairCapacity: number, method: string, why = ""): void {
+    const need = this.relayoutEnd(capacity, pairCapacity);
+    if (!fitsHeap(need)) {
+      throw new HitcoreError("CAPACITY", `${method}: the world's stores would need ${need} bytes of memory, past the ${HEAP_LIMIT} a world may span${why}.`);
+    }
+    reserve(this.memory, need); // both layouts below then fit in memory as it is
     const end = this.arena.layout(regionsFor(capacity, pairCapacity), () => new Int32Array(this.memory.buffer, HEADER, HEADER_FIELDS));
     const old = this.cap + 1, slots = capacity + 1;
     if (this.cap > 0 && old < slots) {
@@ -1387,6 +1444,11 @@ export class World {
   }
 }
 
+/** overlapLevel's region: three planes (parts, cells, shape) of `slots` slots. */
+function overlapRegions(slots: number): Region[] {
+  return [{ field: W_OVERLAP, bytes: 12 * slots, keep: true }];
+}
+
 // ---- validation: fail fast, with the fix in the message --------------------------------------
 
 function checkGroups(method: string, v: number): void {
@@ -1428,9 +1490,9 @@ function checkMask(method: string, name: string, v: number): void {
   }
 }
 
-function checkCount(name: string, v: number, min: number): number {
-  if (!Number.isInteger(v) || v < min) {
-    throw new HitcoreError("INVALID_OPTION", `${name} must be an integer >= ${min}, got ${describe(v)}.`);
+function checkCount(name: string, v: number, min: number, max = HEAP_LIMIT): number {
+  if (!Number.isInteger(v) || v < min || v > max) {
+    throw new HitcoreError("INVALID_OPTION", `${name} must be an integer >= ${min} and at most ${max}, got ${describe(v)}.`);
   }
   return v;
 }

@@ -161,3 +161,8 @@ export const SPLIT_LARGE = 32;
 // Coordinates and sizes beyond this magnitude are rejected (their sums must stay finite in f32):
 // by the facades' checks (bindings/validate.ts) and by the setPositions kernels.
 export const MAX_COORD = 1e30;
+/**
+ * The largest double whose f32 is at most MAX_COORD: |v| <= this is the coordinate rule on the value
+ * as the f32 stores hold it, checked without rounding (1e30 itself rounds up to 1.00000002e30).
+ */
+export const MAX_COORD_INPUT = 9.9999997726853422e29;

@@ -77,8 +77,8 @@ function bind(buffer) {
 /**
  * The core for one world: a memory of its own (the instance's first memory, copied) and every
  * export converting its i32 and f32 arguments as a wasm call does, after pointing the shared
- * instance at this memory. The memory detaches the old buffer when it grows, as a
- * WebAssembly.Memory does: the facade tells a stale view by its length reading 0.
+ * instance at this memory. The memory detaches the old buffer when it grows (grow(0) included), as
+ * a WebAssembly.Memory does: the facade tells a stale view by its length reading 0.
  */
 export function createCore() {
   if (!core) {
@@ -94,9 +94,13 @@ export function createCore() {
         if (was + pages > 65536) return -1;
         buffer = new ArrayBuffer(old.byteLength + pages * 65536);
         new Uint8Array(buffer).set(new Uint8Array(old));
-        if (bound === old) bind(buffer);
         structuredClone(old, { transfer: [old] });
+      } else {
+        // grow(0) replaces the buffer too, as V8 does for a WebAssembly.Memory: the facade detaches
+        // stale views so. A transfer moves the bytes without copying them.
+        buffer = structuredClone(old, { transfer: [old] });
       }
+      if (bound === old) bind(buffer);
       return was;
     },
   };

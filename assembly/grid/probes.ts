@@ -14,7 +14,7 @@ import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
 import { pairCell } from "./reach.ts";
 import { noneInMask4 } from "./simd.ts";
 import {
-  addResult, beginCall, countCells, countNarrow, countTests, emitPair, endCall, noteInvalid, pairsFound,
+  addResult, beginCall, countCells, countNarrow, countTests, emitPair, endCall, flushInvalid, noteInvalid, pairsFound, resetInvalid,
 } from "./stats.ts";
 
 export const MODE_PAIRS = 0; // write (self, j) into the pair buffer
@@ -167,10 +167,14 @@ export function probeGrid(count: i32, mask: i32, rev: bool): void {
 /**
  * Entities in `mask` overlapping the probe (the shape in slot CAPACITY), excluding slot `exclude`,
  * written to the results buffer; returns their number. With `useGrid` it visits the cells of the
- * grid of the last build (whose mask must cover `mask`), otherwise it scans every slot.
+ * grid of the last build (whose mask must cover `mask`), otherwise it scans every slot, counting
+ * the slots that hold no valid shape into S_INVALID / S_FIRST_INVALID as a build does (the facade
+ * refuses such a call as it refuses a pair query); so is `exclude` when its own shape, the probe of
+ * touching(), is not valid.
  */
 export function queryProbe(count: i32, mask: i32, useGrid: bool, exclude: i32): i32 {
   beginCall();
+  resetInvalid();
   const probe = hdr(H_CAPACITY), kp = hdr(H_KIND);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const k = u8At(kp + probe), x = f32At(xp + (probe << 2)), y = f32At(yp + (probe << 2));
@@ -179,7 +183,8 @@ export function queryProbe(count: i32, mask: i32, useGrid: bool, exclude: i32): 
   if (boxOk(k, a, b, x0, y0, x1, y1)) {
     if (useGrid) scanCells(probe, exclude, MODE_RESULTS, mask, false, false, x0, y0, x1, y1);
     else queryAll(count, mask, exclude, probe, x0, y0, x1, y1);
-  }
+  } else if (exclude >= 0) noteInvalid(exclude); // touching: the entity's own shape is the probe
+  flushInvalid();
   endCall();
   return pairsFound();
 }
@@ -194,7 +199,7 @@ function queryAll(count: i32, mask: i32, exclude: i32, probe: i32, x0: f32, y0: 
     const x = f32At(xp + (j << 2)), y = f32At(yp + (j << 2));
     const a = f32At(ap + (j << 2)), b = f32At(bp + (j << 2));
     const bx0 = boxLo(k, x, a), by0 = boxLo(k, y, a), bx1 = boxX1(k, x, a), by1 = boxY1(k, y, a, b);
-    if (!boxOk(k, a, b, bx0, by0, bx1, by1)) continue;
+    if (!boxOk(k, a, b, bx0, by0, bx1, by1)) { noteInvalid(j); continue; } // as a build does: the facade refuses the call
     countTests(1);
     if (x1 < bx0 || x0 > bx1 || y1 < by0 || y0 > by1) continue;
     countNarrow(1);
