@@ -61,6 +61,8 @@ export interface FuzzOptions {
   checkRate?: number;
   /** Called with the world right after a wrong answer (to look into it). */
   onWrong?: (world: World, op: string, args: unknown[], why: string) => void;
+  /** Called before every call (to find a call that does not return). */
+  trace?: (call: number, op: string, args: unknown[]) => void;
   /** Ops left out (the CI slice leaves out the ones with known, reported failures). */
   skip?: readonly string[];
   /** Called with a call that took over 2 s, the level kind (levelOptions) and the snapshot before it, to replay it. */
@@ -737,6 +739,7 @@ export async function fuzz(options: FuzzOptions, src: LevelSources): Promise<Fuz
       if (!before) { dead = true; break; }
       counts.calls++;
       let result: unknown;
+      options.trace?.(counts.calls, o.name, v);
       const t0 = performance.now();
       try {
         result = o.run(c, v);

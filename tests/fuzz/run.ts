@@ -1,5 +1,5 @@
 // `npm run fuzz`: the long fuzz (tests/fuzz/harness.ts) on the wasm backend (the SIMD core) and the
-// js backend, then the churn and the bullet-hell soak (tests/fuzz/churn.ts), with progress lines.
+// js backend, then the churn and the bullet-hell soak (tests/fuzz/churn.ts) on each, with progress lines.
 //   npm run fuzz -- [--calls N] [--seed S] [--only fuzz|churn|soak] [--churn N] [--frames N]
 // or FUZZ_CALLS, FUZZ_SEED, FUZZ_ONLY, CHURN_OPS, SOAK_FRAMES in the environment. N is the calls
 // across both backends (default 1,000,000, half on each).
@@ -66,5 +66,7 @@ if (!only || only === "fuzz") {
     `non-HitcoreError exceptions ${sum((c) => c.foreign)}, rejected calls that changed something ${sum((c) => c.changed)}, wrong answers ${sum((c) => c.wrong)}`);
   if (sum((c) => c.traps + c.foreign + c.changed + c.wrong) > 0) process.exitCode = 1;
 }
-if ((!only || only === "churn") && !(await churn(make, churnOps))) process.exitCode = 1;
-if ((!only || only === "soak") && !(await soak(make, frames))) process.exitCode = 1;
+for (const backend of ["wasm", "js"] as const) {
+  if ((!only || only === "churn") && !(await churn(make, churnOps, backend))) process.exitCode = 1;
+  if ((!only || only === "soak") && !(await soak(make, frames, backend))) process.exitCode = 1;
+}
