@@ -156,6 +156,12 @@ function masterBox(): void {
 /** Cells a range may hold before the sensors test representatives of it instead of every cell. */
 const FEW_CELLS: f64 = 64;
 
+/** Whether the cell ranges are short and inside i32's range: then every cell is tested, counted in i32. */
+// @ts-ignore: decorator
+@inline function few(c0: f64, c1: f64, r0: f64, r1: f64): bool {
+  return c1 - c0 <= FEW_CELLS && r1 - r0 <= FEW_CELLS && Math.abs(c0) < 1073741824 && Math.abs(c1) < 1073741824 && r1 < 1073741824;
+}
+
 /**
  * Flags of the cell at (col, row) for a column and row in f64 (row >= 0): beyond the map's columns
  * a wall (or, wrapping, the column modulo cols), below its rows the floor.
@@ -213,6 +219,21 @@ function tileSides(): void {
   let toRight = sc(C_ACC_A), toLeft = sc(C_ACC_B);
   const c0 = firstCell(x, inv), c1 = lastCellOf(x + w, inv), mid = Math.floor(half * inv);
   const r0 = Math.max(firstCell(sy0, inv), 0), r1 = lastCellOf(sy1, inv);
+  if (few(c0, c1, r0, r1)) {
+    // Every cell, in i32 (the common case: a character of a few cells inside i32's range).
+    const ic0 = <i32>c0, ic1 = <i32>c1, ir1 = <i32>r1;
+    for (let r = <i32>r0; r <= ir1; r++) {
+      for (let c = ic0; c <= ic1; c++) {
+        if ((cellFlags(c, r) & CELL_PLATFORM) == 0) continue;
+        const cx0 = <f64>c * t, cy0 = <f64>r * t, cx1 = cx0 + t, cy1 = cy0 + t;
+        if (overlap(x, sy0, half, sy1, cx0, cy0, cx1, cy1) && cx1 > toRight) toRight = cx1;
+        if (overlap(half, sy0, x + w, sy1, cx0, cy0, cx1, cy1) && cx0 < toLeft) toLeft = cx0;
+      }
+    }
+    setSc(C_ACC_A, toRight);
+    setSc(C_ACC_B, toLeft);
+    return;
+  }
   for (let kr = 0; kr < 3; kr++) {
     const ra = rowFrom(kr, r0, r1, r0, r1), nr = rowTo(kr, r0, r1, r0, r1) - ra;
     for (let i = 0; <f64>i <= nr; i++) {
@@ -250,6 +271,27 @@ function tileVertical(): void {
   const r0 = Math.max(firstCell(y, inv), 0), r1 = lastCellOf(by1, inv);
   // The head sensor's last row and the feet sensor's first: where the floor's rows meet them.
   const head = lastCellOf(hy1, inv), feetRow = firstCell(by0, inv);
+  if (few(c0, c1, r0, r1)) {
+    // Every cell, in i32 (the common case: a character of a few cells inside i32's range).
+    const ic0 = <i32>c0, ic1 = <i32>c1, ir1 = <i32>r1;
+    for (let r = <i32>r0; r <= ir1; r++) {
+      for (let c = ic0; c <= ic1; c++) {
+        const f = cellFlags(c, r);
+        if ((f & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
+        const cx0 = <f64>c * t, cy0 = <f64>r * t, cx1 = cx0 + t, cy1 = cy0 + t;
+        const feet = overlap(tx0, by0, tx1, by1, cx0, cy0, cx1, cy1);
+        if ((f & CELL_PLATFORM) != 0) {
+          if (feet && cy0 < ground) ground = cy0;
+          if (overlap(tx0, y, tx1, hy1, cx0, cy0, cx1, cy1) && cy1 > ceiling) ceiling = cy1;
+        } else if (feet && cy0 < ground && wasAbove(feetStart, cy0)) {
+          ground = cy0; // one-way: the bottom sensor only, from above
+        }
+      }
+    }
+    setSc(C_ACC_A, ground);
+    setSc(C_ACC_B, ceiling);
+    return;
+  }
   for (let kr = 0; kr < 3; kr++) {
     const ra = rowFrom(kr, r0, r1, head, feetRow), nr = rowTo(kr, r0, r1, head, feetRow) - ra;
     for (let i = 0; <f64>i <= nr; i++) {
