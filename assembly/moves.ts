@@ -170,12 +170,11 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
     // Columns in f64: a piece of a long move can span more columns than an i32 counts (up to
     // MAX_COORD / size), and the clamps below must see the true span, not a saturated one.
     let c0 = Math.floor((Math.min(ax, bx) - hx) * inv), c1 = Math.floor((Math.max(ax, bx) + hx) * inv);
-    let r0 = <i32>Math.floor((Math.min(ay, by) - hy) * inv), r1 = <i32>Math.floor((Math.max(ay, by) + hy) * inv);
     // Rows above the map are empty; every row below it is one floor cell, row `rows`, of unbounded
     // depth. Columns beside a map that does not wrap are walls: the nearest one stands for the rest.
-    if (r0 < 0) r0 = 0;
-    if (r0 > rows) r0 = rows;
-    if (r1 > rows) r1 = rows;
+    // Rows clamped as f64 before the conversion (the js backend's lowering does not saturate).
+    const fr0 = Math.floor((Math.min(ay, by) - hy) * inv), fr1 = Math.floor((Math.max(ay, by) + hy) * inv);
+    const r0 = fr0 < 0 ? 0 : fr0 > <f64>rows ? rows : <i32>fr0, r1 = fr1 > <f64>rows ? rows : fr1 < -1 ? -1 : <i32>fr1;
     if (!wrap) {
       if (c0 < -1) c0 = -1;
       if (c1 > cols) c1 = cols;
