@@ -925,14 +925,19 @@ export class World {
     const parts = this.partsFor("castMany", levelMask);
     this.checkLive("castMany");
     if (count === 0) return 0;
+    // Readying a changed level writes memory: the casts are checked first, by the core's own check
+    // (a call against no part, which refuses before it casts), so a refused call changes nothing.
+    if (this.levelStale()) this.castsUsable(this.kernel.castLevelMany(count, sweep, 0));
     this.prepareLevel();
-    const hits = this.kernel.castLevelMany(count, sweep, parts);
-    if (hits < 0) {
-      const k = -1 - hits;
-      throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
-        `or a size past the platforms' maxRadius (${this._platforms?.maxRadius ?? "none"}). Fix castInputs[${CAST_IN * k} ... ${CAST_IN * k + 5}]. Nothing was cast.`);
-    }
-    return hits;
+    return this.castsUsable(this.kernel.castLevelMany(count, sweep, parts));
+  }
+
+  /** castLevelMany's answer, or INVALID_CAST naming the cast it refused (-1 - its index). */
+  private castsUsable(hits: number): number {
+    if (hits >= 0) return hits;
+    const k = -1 - hits;
+    throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
+      `or a size past the platforms' maxRadius (${this._platforms?.maxRadius ?? "none"}). Fix castInputs[${CAST_IN * k} ... ${CAST_IN * k + 5}]. Nothing was cast.`);
   }
 
   private checkCast(method: string, x: number, y: number, dx: number, dy: number, reach: number): void {
@@ -982,7 +987,8 @@ export class World {
    */
   moveBodies(mask = ALL_GROUPS, response: number = RESPONSE_STOP, restitution = 1, levelMask = ALL_GROUPS): number {
     checkMask("moveBodies", "mask", mask);
-    if (response !== RESPONSE_BY_GROUP) checkResponse("moveBodies", response, restitution);
+    // With Response.ByGroup the table's restitutions apply, but the argument still goes to the core: a number from 0 to 1.
+    checkResponse("moveBodies", response === RESPONSE_BY_GROUP ? RESPONSE_BOUNCE : response, restitution);
     const parts = this.partsFor("moveBodies", levelMask);
     this.checkLive("moveBodies");
     // Readying a changed level writes memory: the bodies are checked first, so a refused call changes nothing.

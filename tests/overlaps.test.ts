@@ -357,6 +357,15 @@ describe("overlapLevel", () => {
       expect(refusal(() => world.overlapLevel()).code).toBe("INVALID_ENTITY");
       expect(refusal(() => world.moveBodies()).code).toBe("INVALID_ENTITY");
       expect(world.snapshot(), backend).toEqual(before);
+      // castMany too: its casts are checked before the changed level is readied.
+      world.y[2] = 5;
+      world.ensureCasts(2);
+      world.castInputs.set([0, 0, 10, 10, 0, 0, NaN, 0, 1, 1, 0, 0]);
+      world.rectLevel!.addInstance(world.rectLevel!.idAt(1, 0), 80, 0);
+      const stale = world.snapshot();
+      expect(refusal(() => world.castMany(2)).code).toBe("INVALID_CAST");
+      expect(world.snapshot(), backend).toEqual(stale);
+      world.y[2] = NaN;
       world.y[2] = 5;
       expect(world.overlapLevel()).toBeGreaterThan(0);
     }
