@@ -22,8 +22,9 @@
 // Stale views: a relayout that moves or resizes any region detaches the memory's buffer (grown
 // memory is a new buffer anyway; otherwise memory.grow(0), which replaces the buffer in V8 and in
 // the js backend's memory), so a view a caller kept from before reads length 0 and drops every
-// write instead of landing in another region's entities. This is the one place views go stale:
-// every part rebuilds its views when it finds the buffer replaced (or its header view empty).
+// write instead of landing in another region's entities. detachViews is the one way views go stale
+// (here and in world.restore, which rewrites every region), and every part rebuilds its views when
+// it finds the buffer replaced (or its header view empty).
 // Detaching, rather than moving every relayout to fresh bytes, keeps memory from growing at every
 // level edit (the platforms relay their block at the first query after each one).
 
