@@ -143,27 +143,111 @@ function masterBox(): void {
   setSc(B_X0, x); setSc(B_Y0, y); setSc(B_X1, x + sc(C_W)); setSc(B_Y1, y + sc(C_H));
 }
 
-/** Closed cell range of the master box: cells whose closed box touches it (as rects, touching counts). */
+/**
+ * Closed cell range of the master box: cells whose closed box touches it (as rects, touching
+ * counts). In f64: a character may be as large, or as far out, as MAX_COORD, past what an i32
+ * counts, and the ranges below are bounded before any loop runs over them.
+ */
 // @ts-ignore: decorator
-@inline function firstCell(v: f64, inv: f64): i32 { return <i32>Math.ceil(v * inv) - 1; }
+@inline function firstCell(v: f64, inv: f64): f64 { return Math.ceil(v * inv) - 1; }
 // @ts-ignore: decorator
-@inline function lastCellOf(v: f64, inv: f64): i32 { return <i32>Math.floor(v * inv); }
+@inline function lastCellOf(v: f64, inv: f64): f64 { return Math.floor(v * inv); }
+
+/** Cells a range may hold before the sensors test representatives of it instead of every cell. */
+const FEW_CELLS: f64 = 64;
+
+/** Whether the cell ranges are short and inside i32's range: then every cell is tested, counted in i32. */
+// @ts-ignore: decorator
+@inline function few(c0: f64, c1: f64, r0: f64, r1: f64): bool {
+  return c1 - c0 <= FEW_CELLS && r1 - r0 <= FEW_CELLS && Math.abs(c0) < 1073741824 && Math.abs(c1) < 1073741824 && r1 < 1073741824;
+}
+
+/**
+ * Flags of the cell at (col, row) for a column and row in f64 (row >= 0): beyond the map's columns
+ * a wall (or, wrapping, the column modulo cols), below its rows the floor.
+ */
+function cellFlagsAt(col: f64, row: f64): i32 {
+  const cols = th(T_COLS), rows = th(T_ROWS);
+  const r = row >= <f64>rows ? rows : <i32>row;
+  if (col >= 0 && col < <f64>cols) return cellFlags(<i32>col, r);
+  if (th(T_WRAP) == 0) return cellFlags(-1, r);
+  let m = col % <f64>cols;
+  if (m < 0) m += <f64>cols;
+  const c = <i32>m;
+  return cellFlags(c < cols ? c : 0, r);
+}
+
+/**
+ * Interval k of the columns [c0, c1] the sensors test, [colFrom, colTo] (colTo < colFrom: none). A
+ * range of at most FEW_CELLS is tested whole (k = 0). A longer one is tested through
+ * representatives, which give the same extremes: every test only raises or lowers one, beyond the
+ * map the columns are all alike (walls, or copies of the map when it wraps), and whether a cell
+ * meets a sensor changes only at the range's ends and at the character's middle column `mid`. So:
+ * each end, the columns around `mid` (a map's width either way when it wraps), and the map's own.
+ */
+// @ts-ignore: decorator
+@inline function colFrom(k: i32, c0: f64, c1: f64, mid: f64): f64 {
+  const wrap = th(T_WRAP) != 0;
+  const a = c1 - c0 <= FEW_CELLS ? (k == 0 ? c0 : Infinity)
+    : k == 0 ? c0 : k == 1 ? c1 - 1 : k == 2 ? mid - (wrap ? <f64>th(T_COLS) + 2 : 1) : k == 3 && !wrap ? -1 : Infinity;
+  return Math.max(a, c0);
+}
+// @ts-ignore: decorator
+@inline function colTo(k: i32, c0: f64, c1: f64, mid: f64): f64 {
+  const wrap = th(T_WRAP) != 0;
+  const b = c1 - c0 <= FEW_CELLS ? (k == 0 ? c1 : -Infinity)
+    : k == 0 ? c0 + 1 : k == 1 ? c1 : k == 2 ? mid + (wrap ? <f64>th(T_COLS) + 2 : 1) : k == 3 && !wrap ? <f64>th(T_COLS) : -Infinity;
+  return Math.min(b, c1);
+}
+
+/** Interval k of the rows [r0, r1] (r0 >= 0) the sensors test: the map's rows in it, and the floor's rows next to `near0` and `near1` (the floor's rows are all alike). */
+// @ts-ignore: decorator
+@inline function rowFrom(k: i32, r0: f64, r1: f64, near0: f64, near1: f64): f64 {
+  const a = r1 - r0 <= FEW_CELLS ? (k == 0 ? r0 : Infinity) : k == 0 ? r0 : k == 1 ? near0 - 1 : near1 - 1;
+  return Math.max(a, r0);
+}
+// @ts-ignore: decorator
+@inline function rowTo(k: i32, r0: f64, r1: f64, near0: f64, near1: f64): f64 {
+  const b = r1 - r0 <= FEW_CELLS ? (k == 0 ? r1 : -Infinity) : k == 0 ? Math.max(r0, <f64>th(T_ROWS)) + 1 : k == 1 ? near0 + 1 : near1 + 1;
+  return Math.min(b, r1);
+}
 
 function tileSides(): void {
   const x = sc(C_X), y = sc(C_Y), w = sc(C_W), h = sc(C_H);
   const half = x + w * 0.5, sy0 = y + sc(C_STOP), sy1 = y + h - sc(C_STEP);
   const t = tileSize(), inv = 1 / t;
   let toRight = sc(C_ACC_A), toLeft = sc(C_ACC_B);
-  const c0 = firstCell(x, inv), c1 = lastCellOf(x + w, inv);
-  let r0 = firstCell(sy0, inv);
-  const r1 = lastCellOf(sy1, inv);
-  if (r0 < 0) r0 = 0;
-  for (let r = r0; r <= r1; r++) {
-    for (let c = c0; c <= c1; c++) {
-      if ((cellFlags(c, r) & CELL_PLATFORM) == 0) continue;
-      const cx0 = <f64>c * t, cy0 = <f64>r * t, cx1 = cx0 + t, cy1 = cy0 + t;
-      if (overlap(x, sy0, half, sy1, cx0, cy0, cx1, cy1) && cx1 > toRight) toRight = cx1;
-      if (overlap(half, sy0, x + w, sy1, cx0, cy0, cx1, cy1) && cx0 < toLeft) toLeft = cx0;
+  const c0 = firstCell(x, inv), c1 = lastCellOf(x + w, inv), mid = Math.floor(half * inv);
+  const r0 = Math.max(firstCell(sy0, inv), 0), r1 = lastCellOf(sy1, inv);
+  if (few(c0, c1, r0, r1)) {
+    // Every cell, in i32 (the common case: a character of a few cells inside i32's range).
+    const ic0 = <i32>c0, ic1 = <i32>c1, ir1 = <i32>r1;
+    for (let r = <i32>r0; r <= ir1; r++) {
+      for (let c = ic0; c <= ic1; c++) {
+        if ((cellFlags(c, r) & CELL_PLATFORM) == 0) continue;
+        const cx0 = <f64>c * t, cy0 = <f64>r * t, cx1 = cx0 + t, cy1 = cy0 + t;
+        if (overlap(x, sy0, half, sy1, cx0, cy0, cx1, cy1) && cx1 > toRight) toRight = cx1;
+        if (overlap(half, sy0, x + w, sy1, cx0, cy0, cx1, cy1) && cx0 < toLeft) toLeft = cx0;
+      }
+    }
+    setSc(C_ACC_A, toRight);
+    setSc(C_ACC_B, toLeft);
+    return;
+  }
+  for (let kr = 0; kr < 3; kr++) {
+    const ra = rowFrom(kr, r0, r1, r0, r1), nr = rowTo(kr, r0, r1, r0, r1) - ra;
+    for (let i = 0; <f64>i <= nr; i++) {
+      const r = ra + <f64>i;
+      for (let kc = 0; kc < 4; kc++) {
+        const ca = colFrom(kc, c0, c1, mid), nc = colTo(kc, c0, c1, mid) - ca;
+        for (let j = 0; <f64>j <= nc; j++) {
+          const c = ca + <f64>j;
+          if ((cellFlagsAt(c, r) & CELL_PLATFORM) == 0) continue;
+          const cx0 = c * t, cy0 = r * t, cx1 = cx0 + t, cy1 = cy0 + t;
+          if (overlap(x, sy0, half, sy1, cx0, cy0, cx1, cy1) && cx1 > toRight) toRight = cx1;
+          if (overlap(half, sy0, x + w, sy1, cx0, cy0, cx1, cy1) && cx0 < toLeft) toLeft = cx0;
+        }
+      }
     }
   }
   setSc(C_ACC_A, toRight);
@@ -183,22 +267,51 @@ function tileVertical(): void {
   const feetStart = sc(C_YS) + h;
   const t = tileSize(), inv = 1 / t;
   let ground = sc(C_ACC_A), ceiling = sc(C_ACC_B);
-  const c0 = firstCell(tx0, inv), c1 = lastCellOf(tx1, inv);
-  let r0 = firstCell(y, inv);
-  const r1 = lastCellOf(by1, inv);
-  if (r0 < 0) r0 = 0;
-  for (let r = r0; r <= r1; r++) {
-    for (let c = c0; c <= c1; c++) {
-      const f = cellFlags(c, r);
-      if ((f & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
-      const cx0 = <f64>c * t, cy0 = <f64>r * t, cx1 = cx0 + t, cy1 = cy0 + t;
-      const feet = overlap(tx0, by0, tx1, by1, cx0, cy0, cx1, cy1);
-      if ((f & CELL_PLATFORM) != 0) {
-        if (feet && cy0 < ground) ground = cy0;
-        if (overlap(tx0, y, tx1, hy1, cx0, cy0, cx1, cy1) && cy1 > ceiling) ceiling = cy1;
-      } else if (feet && cy0 < ground && wasAbove(feetStart, cy0)) {
-        // One-way: the bottom sensor only, from above (the step lands only while falling).
-        ground = cy0;
+  const c0 = firstCell(tx0, inv), c1 = lastCellOf(tx1, inv), mid = Math.floor((x + w * 0.5) * inv);
+  const r0 = Math.max(firstCell(y, inv), 0), r1 = lastCellOf(by1, inv);
+  // The head sensor's last row and the feet sensor's first: where the floor's rows meet them.
+  const head = lastCellOf(hy1, inv), feetRow = firstCell(by0, inv);
+  if (few(c0, c1, r0, r1)) {
+    // Every cell, in i32 (the common case: a character of a few cells inside i32's range).
+    const ic0 = <i32>c0, ic1 = <i32>c1, ir1 = <i32>r1;
+    for (let r = <i32>r0; r <= ir1; r++) {
+      for (let c = ic0; c <= ic1; c++) {
+        const f = cellFlags(c, r);
+        if ((f & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
+        const cx0 = <f64>c * t, cy0 = <f64>r * t, cx1 = cx0 + t, cy1 = cy0 + t;
+        const feet = overlap(tx0, by0, tx1, by1, cx0, cy0, cx1, cy1);
+        if ((f & CELL_PLATFORM) != 0) {
+          if (feet && cy0 < ground) ground = cy0;
+          if (overlap(tx0, y, tx1, hy1, cx0, cy0, cx1, cy1) && cy1 > ceiling) ceiling = cy1;
+        } else if (feet && cy0 < ground && wasAbove(feetStart, cy0)) {
+          ground = cy0; // one-way: the bottom sensor only, from above
+        }
+      }
+    }
+    setSc(C_ACC_A, ground);
+    setSc(C_ACC_B, ceiling);
+    return;
+  }
+  for (let kr = 0; kr < 3; kr++) {
+    const ra = rowFrom(kr, r0, r1, head, feetRow), nr = rowTo(kr, r0, r1, head, feetRow) - ra;
+    for (let i = 0; <f64>i <= nr; i++) {
+      const r = ra + <f64>i;
+      for (let kc = 0; kc < 4; kc++) {
+        const ca = colFrom(kc, c0, c1, mid), nc = colTo(kc, c0, c1, mid) - ca;
+        for (let j = 0; <f64>j <= nc; j++) {
+          const c = ca + <f64>j;
+          const f = cellFlagsAt(c, r);
+          if ((f & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
+          const cx0 = c * t, cy0 = r * t, cx1 = cx0 + t, cy1 = cy0 + t;
+          const feet = overlap(tx0, by0, tx1, by1, cx0, cy0, cx1, cy1);
+          if ((f & CELL_PLATFORM) != 0) {
+            if (feet && cy0 < ground) ground = cy0;
+            if (overlap(tx0, y, tx1, hy1, cx0, cy0, cx1, cy1) && cy1 > ceiling) ceiling = cy1;
+          } else if (feet && cy0 < ground && wasAbove(feetStart, cy0)) {
+            // One-way: the bottom sensor only, from above (the step lands only while falling).
+            ground = cy0;
+          }
+        }
       }
     }
   }

@@ -11,11 +11,12 @@ import { rectsCast, rectsMoveProjectiles } from "./casts.ts";
 import { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces } from "./balls.ts";
 import { collidePoints, moveBoxes } from "./tile_map.ts";
 import { stepControllers } from "./tile_controller.ts";
-import { castLevel, castLevelMany, moveBodies } from "./moves.ts";
-import { overlapLevel } from "./overlaps.ts";
+import { castLevel, castLevelMany, moveBodies, moveRefused } from "./moves.ts";
+import { overlapLevel, overlapRefused } from "./overlaps.ts";
 import { controllerContacts } from "./contacts.ts";
 import { heapBase, maxI32 } from "./memory.ts";
-import { ARENA_BASE } from "../layout/grid.ts";
+import { setHdr } from "./header.ts";
+import { ARENA_BASE, S_INVALID } from "../layout/grid.ts";
 
 export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs, setPositions };
 export { rectsBuild, rectsQueryBox, rectsStepCharacters, rectsCast, rectsMoveProjectiles };
@@ -23,6 +24,17 @@ export { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces };
 export { collidePoints, moveBoxes, stepControllers };
 export { castLevel, castLevelMany, moveBodies, overlapLevel };
 export { controllerContacts };
+
+/**
+ * 1 when a live body in [0, count) within mask holds a value moveBodies (`move` != 0) or
+ * overlapLevel cannot take, with S_INVALID and S_FIRST_INVALID set as those calls set them; else 0.
+ * Writes nothing else: the facade asks it before readying regions for one of those calls, so that
+ * a refused call changes nothing.
+ */
+export function bodiesRefused(count: i32, mask: u32, move: i32): i32 {
+  setHdr(S_INVALID, 0);
+  return (move != 0 ? moveRefused(count, mask) : overlapRefused(count, mask)) ? 1 : 0;
+}
 
 /** First byte the facade may use for its regions: ARENA_BASE, or past the static data if a build's reaches it. */
 export function arenaBase(): i32 {

@@ -167,24 +167,32 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   for (let k = 0; k < pieces && !found; k++) {
     const s0 = <f64>k / <f64>pieces, s1 = <f64>(k + 1) / <f64>pieces;
     const ax = cx + dx * s0, bx = cx + dx * s1, ay = cy + dy * s0, by = cy + dy * s1;
-    let c0 = <i32>Math.floor((Math.min(ax, bx) - hx) * inv), c1 = <i32>Math.floor((Math.max(ax, bx) + hx) * inv);
-    let r0 = <i32>Math.floor((Math.min(ay, by) - hy) * inv), r1 = <i32>Math.floor((Math.max(ay, by) + hy) * inv);
+    // Columns in f64: a piece of a long move can span more columns than an i32 counts (up to
+    // MAX_COORD / size), and the clamps below must see the true span, not a saturated one.
+    let c0 = Math.floor((Math.min(ax, bx) - hx) * inv), c1 = Math.floor((Math.max(ax, bx) + hx) * inv);
     // Rows above the map are empty; every row below it is one floor cell, row `rows`, of unbounded
     // depth. Columns beside a map that does not wrap are walls: the nearest one stands for the rest.
-    if (r0 < 0) r0 = 0;
-    if (r0 > rows) r0 = rows;
-    if (r1 > rows) r1 = rows;
+    // Rows clamped as f64 before the conversion (the js backend's lowering does not saturate).
+    const fr0 = Math.floor((Math.min(ay, by) - hy) * inv), fr1 = Math.floor((Math.max(ay, by) + hy) * inv);
+    const r0 = fr0 < 0 ? 0 : fr0 > <f64>rows ? rows : <i32>fr0, r1 = fr1 > <f64>rows ? rows : fr1 < -1 ? -1 : <i32>fr1;
     if (!wrap) {
       if (c0 < -1) c0 = -1;
       if (c1 > cols) c1 = cols;
-    } else if (c1 - c0 > cols + 1) {
-      c1 = c0 + cols + 1;
+    } else if (c1 - c0 > <f64>(cols + 1)) {
+      // Every cols + 2 columns of a wrapping map hold each of its columns: those where the piece
+      // starts, which the body meets first.
+      if (dx < 0) c0 = c1 - <f64>(cols + 1);
+      else c1 = c0 + <f64>(cols + 1);
     }
+    // At most cols + 2 columns from here on. The first one's cell index, i32: the column itself,
+    // or on a wrapping map one the same number of columns along modulo cols when it is far out.
+    const last = <i32>(c1 - c0), first = Math.abs(c0) < 1073741824 ? <i32>c0 : <i32>(c0 % <f64>cols);
     for (let row = r0; row <= r1; row++) {
-      for (let col = c0; col <= c1; col++) {
+      for (let i = 0; i <= last; i++) {
+        const col = first + i;
         const flags = tileFlags(col, row, cols, rows, wrap, floor, cells);
         if ((flags & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
-        const x0 = <f64>col * size, y0 = <f64>row * size, y1 = row < rows ? y0 + size : FLOOR_DEPTH;
+        const x0 = (c0 + <f64>i) * size, y0 = <f64>row * size, y1 = row < rows ? y0 + size : FLOOR_DEPTH;
         if ((flags & CELL_PLATFORM) == 0) {
           // One-way: only from above, moving down, with the body's bottom at or above the top.
           if (!(dy > 0) || cy + hy > y0) continue;
@@ -414,7 +422,7 @@ export function castLevelMany(count: i32, mode: i32, parts: i32): i32 {
 }
 
 /** Whether any body in the mask holds a value the sweep cannot take; sets S_INVALID / S_FIRST_INVALID. */
-function refuse(count: i32, mask: u32): bool {
+export function moveRefused(count: i32, mask: u32): bool {
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
   const vxs = hdr(H_VX), vys = hdr(H_VY);
   const radius = gridRadius();
@@ -448,7 +456,7 @@ function refuse(count: i32, mask: u32): bool {
 export function moveBodies(count: i32, mask: u32, response: i32, restitution: f64, parts: i32): i32 {
   parts = present(parts);
   setHdr(S_INVALID, 0);
-  if (refuse(count, mask)) return -1;
+  if (moveRefused(count, mask)) return -1;
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
   const vxs = hdr(H_VX), vys = hdr(H_VY), hi = hdr(H_HIT_I), hf = hdr(H_HIT_F);
   const plane = (hdr(H_CAPACITY) + 1) << 2; // bytes of one plane of CAPACITY + 1 slots

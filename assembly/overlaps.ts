@@ -272,7 +272,7 @@ function overlapPlatforms(circle: bool, reach: f64, x0: f64, y0: f64, x1: f64, y
 }
 
 /** Whether a selected body holds a number the tests cannot take: sets S_INVALID / S_FIRST_INVALID. */
-function refuse(count: i32, mask: u32): bool {
+export function overlapRefused(count: i32, mask: u32): bool {
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
   for (let s = 0; s < count; s++) {
     const o = s << 2;
@@ -294,7 +294,7 @@ function refuse(count: i32, mask: u32): bool {
  */
 export function overlapLevel(count: i32, mask: u32): i32 {
   setHdr(S_INVALID, 0);
-  if (refuse(count, mask)) return -1;
+  if (overlapRefused(count, mask)) return -1;
   const tiles = hasTiles(), rects = hasRects(), platforms = hasPlatforms();
   if (rects) resetStats(); // treeQuery counts into the rect level's stats; this call does not report them
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);

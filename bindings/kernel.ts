@@ -28,6 +28,11 @@ export interface Kernel {
    * changed nothing.
    */
   moveBodies(count: number, mask: number, response: number, restitution: number, parts: number): number;
+  /**
+   * 1 when a live slot in [0, count) within mask holds a value moveBodies (move 1) or overlapLevel
+   * (move 0) cannot take, with S_INVALID and S_FIRST_INVALID set as they set them; else 0. Writes nothing else.
+   */
+  bodiesRefused(count: number, mask: number, move: number): number;
   /** One cast (SWEEP_*) against the PARTS_* of the level; 1 on a hit (W_ONE_* in the world header). */
   castLevel(mode: number, x: number, y: number, dx: number, dy: number, a: number, b: number, parts: number): number;
   /** `count` casts from W_CASTS; returns how many hit, or -1 - k when cast k holds a value it cannot take. */

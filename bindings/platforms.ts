@@ -941,6 +941,9 @@ export class Platforms {
     this.ensureIndex();
   }
 
+  /** @internal Whether prepare() would build the index (and so write memory). */
+  get stale(): boolean { return this.index === null; }
+
   /** @internal Counts the rebuilds of the index: the world rebuilds its level grid when it changes. */
   revision = 0;
 

@@ -192,7 +192,7 @@ export class RectLevel {
       I: cap("instanceCapacity", options.instanceCapacity, 256), N: nodesFor(0),
       C: cap("characterCapacity", options.characterCapacity, 16), Q: cap("projectileCapacity", options.projectileCapacity, 256),
     };
-    this.config = checkConfig({ ...DEFAULT_CHARACTER, ...(options.character ?? {}) });
+    this.config = checkConfig(DEFAULT_CHARACTER, options.character);
     this.kernel = kernel;
     this.backend = backend;
     this.ids = ids;
@@ -495,7 +495,7 @@ export class RectLevel {
 
   /** Changes character constants (validated together; nothing changes if one is bad). */
   setCharacterConfig(config: Partial<CharacterConfig>): void {
-    const next = checkConfig({ ...this.config, ...config });
+    const next = checkConfig(this.config, config);
     for (let c = 0; c < this.chars; c++) {
       if (this.i32(RH_CKIND)[c] !== CHAR_NONE) checkCharacterSize("setCharacterConfig", this.f32(RH_CW)[c], this.f32(RH_CH)[c], next);
     }
@@ -798,6 +798,9 @@ export class RectLevel {
     this.buildIfDirty();
   }
 
+  /** @internal Whether prepare() would build (and so write memory). */
+  get stale(): boolean { return this.dirty; }
+
   /** @internal Set by the world: readies its other parts (which the characters see) before a step. */
   prepareWorld: (() => void) | null = null;
 
@@ -850,14 +853,25 @@ function checkCount(name: string, v: number, min: number): number {
   return v;
 }
 
-function checkConfig(c: CharacterConfig): CharacterConfig {
-  for (const [name] of CONFIG_FIELDS) {
-    const v = c[name];
+/**
+ * The config `base` with the fields `partial` gives, checked: a new object holding the known fields
+ * only, so a key of the caller's (such as an own "__proto__") never reaches the level's state.
+ */
+function checkConfig(base: Readonly<CharacterConfig>, partial: unknown): CharacterConfig {
+  if (partial !== undefined && (typeof partial !== "object" || partial === null)) {
+    throw new HitcoreError("INVALID_OPTION", `character config must be an object of CharacterConfig fields, got ${describe(partial)}.`);
+  }
+  const given = (partial ?? {}) as Partial<Record<keyof CharacterConfig, unknown>>;
+  const c = { ...base };
+  for (const name of Object.keys(DEFAULT_CHARACTER) as (keyof CharacterConfig)[]) {
+    if (!Object.prototype.hasOwnProperty.call(given, name)) continue;
+    const v = given[name];
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 1e6) {
       throw new HitcoreError("INVALID_OPTION", `character.${name} must be a finite number in [0, 1e6], got ${describe(v)}.`);
     }
+    c[name] = v;
   }
-  if (!Number.isInteger(c.graceFrames) || c.graceFrames < 0 || c.graceFrames > 1e6) {
+  if (!Number.isInteger(c.graceFrames)) {
     throw new HitcoreError("INVALID_OPTION", `character.graceFrames must be an integer >= 0, got ${describe(c.graceFrames)}.`);
   }
   return c;

@@ -408,6 +408,7 @@ export class TileMap {
 
   /** x folded into [0, width) on a wrapping map (the tower's normalizex); unchanged otherwise. */
   normalizeX(x: number): number {
+    if (typeof x !== "number" || !Number.isFinite(x)) throw new HitcoreError("INVALID_NUMBER", `normalizeX: x must be a finite number, got ${describe(x)}.`);
     if (!this.wrap) return x;
     const w = this.width;
     let r = x - Math.floor(x / w) * w;

@@ -38,6 +38,7 @@ import {
 } from "../layout/contacts.js";
 import { Arena, detachViews, fitsHeap, HEAP_LIMIT, Heap, layoutIsWhole, reserve, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
+import { buildPlatformIndex } from "./platform_index.js";
 import { Platforms, type PlatformsOptions } from "./platforms.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import { RectLevel, type RectLevelOptions } from "./rect_level.js";
@@ -491,6 +492,15 @@ export class World {
           "Add the same parts to the world, then restore.");
       }
     }
+    // The platforms' index is null until a call builds it, in the snapshot's world or in this one:
+    // an unbuilt one is rebuilt from the restored level, a built one is checked against the index shape.
+    const mine = (like as { platforms?: { fields: Record<string, StateValue> } | null }).platforms?.fields;
+    const theirs = (state as { platforms?: { fields?: StateValue } | null } | null)?.platforms?.fields;
+    if (mine && theirs && typeof theirs === "object" && !Array.isArray(theirs) && !ArrayBuffer.isView(theirs)) {
+      const index = (theirs as Record<string, StateValue>).index;
+      if (index === null) mine.index = null;
+      else if (mine.index === null) mine.index = buildPlatformIndex(new Float64Array(0), 0, new Float64Array(0), 0) as unknown as StateValue;
+    }
     checkShape(state, like, "state");
     const s = state as Record<string, Record<string, StateValue>>;
     for (const name of PARTS) {
@@ -778,6 +788,8 @@ export class World {
     this.refresh();
     this._stageX.set(xs);
     this._stageY.set(ys);
+    // The SIMD core converts into the grid's box scratch before it checks: the last grid is gone, refused or not.
+    this.gridMask = 0;
     const bad = this.kernel.setPositions(n);
     if (bad >= 0) {
       throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(xs[bad])} and y ${describe(ys[bad])}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
@@ -915,16 +927,22 @@ export class World {
     const parts = this.partsFor("castMany", levelMask);
     this.checkLive("castMany");
     if (count === 0) return (this.castManyCount = 0);
+    // Readying a changed level writes memory: the casts are checked first, by the core's own check
+    // (a call against no part, which refuses before it casts), so a refused call changes nothing.
+    if (this.levelStale()) this.castsUsable(this.kernel.castLevelMany(count, sweep, 0));
     this.prepareLevel();
-    const hits = this.kernel.castLevelMany(count, sweep, parts);
-    if (hits < 0) {
-      const k = -1 - hits;
-      throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
-        `or a size past the platforms' maxRadius (${this._platforms?.maxRadius ?? "none"}). Fix castInputs[${CAST_IN * k} ... ${CAST_IN * k + 5}]. Nothing was cast.`);
-    }
+    const hits = this.castsUsable(this.kernel.castLevelMany(count, sweep, parts));
     this.castManyCount = count;
     this.castManySweep = sweep;
     return hits;
+  }
+
+  /** castLevelMany's answer, or INVALID_CAST naming the cast it refused (-1 - its index). */
+  private castsUsable(hits: number): number {
+    if (hits >= 0) return hits;
+    const k = -1 - hits;
+    throw new HitcoreError("INVALID_CAST", `castMany: cast ${k} holds a value that is not a finite number of magnitude at most ${MAX_COORD}, a negative size, ` +
+      `or a size past the platforms' maxRadius (${this._platforms?.maxRadius ?? "none"}). Fix castInputs[${CAST_IN * k} ... ${CAST_IN * k + 5}]. Nothing was cast.`);
   }
 
   private checkCast(method: string, x: number, y: number, dx: number, dy: number, reach: number): void {
@@ -991,26 +1009,48 @@ export class World {
    */
   moveBodies(mask = ALL_GROUPS, response: number = RESPONSE_STOP, restitution = 1, levelMask = ALL_GROUPS): number {
     checkMask("moveBodies", "mask", mask);
-    if (response !== RESPONSE_BY_GROUP) checkResponse("moveBodies", response, restitution);
+    // With Response.ByGroup the table's restitutions apply, but the argument still goes to the core: a number from 0 to 1.
+    checkResponse("moveBodies", response === RESPONSE_BY_GROUP ? RESPONSE_BOUNCE : response, restitution);
     const parts = this.partsFor("moveBodies", levelMask);
     this.checkLive("moveBodies");
+    // Readying a changed level writes memory: the bodies are checked first, so a refused call changes nothing.
+    if (this.levelStale()) this.refuseBodies("moveBodies", mask, true);
     this.prepareLevel();
     this.refresh();
     const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
     const hits = this.kernel.moveBodies(this.top, mask, response, restitution, parts);
-    if (hits < 0) {
-      // A refused call leaves the whole memory as it was, the header's report included.
-      const h = this.header, slot = h[S_FIRST_INVALID], why = h[S_INVALID];
-      h[S_INVALID] = wasInvalid;
-      h[S_FIRST_INVALID] = wasFirst;
-      if (why === MOVE_BAD_NUMBER) {
-        this.checkSlotData(slot);
-        throw new HitcoreError("INVALID_ENTITY", `moveBodies: slot ${slot} (id ${this.idOf(slot)}) has a velocity (${this._vx[slot]}, ${this._vy[slot]}) that is not a finite number of magnitude at most ${MAX_COORD}. Write finite numbers into world.vx / vy. Nothing moved.`);
-      }
-      throw new HitcoreError("BODY_TOO_LARGE", `moveBodies: slot ${slot} (id ${this.idOf(slot)}) reaches past the platforms' maxRadius (${this._platforms?.maxRadius}), which their grid covers. Add the platforms with a larger maxRadius. Nothing moved.`);
-    }
+    if (hits < 0) this.refused("moveBodies", wasInvalid, wasFirst);
     this.gridMask = 0;
     return hits;
+  }
+
+  /** Whether readying the level for a cross-part call (prepareLevel) would write memory: an index to build, the level grid to rebuild. */
+  private levelStale(): boolean {
+    const rects = this._rectLevel, platforms = this._platforms;
+    return (rects?.stale ?? false) || (platforms?.stale ?? false) || (rects?.revision ?? 0) !== this.levelRects || (platforms?.revision ?? 0) !== this.levelPlatforms;
+  }
+
+  /** Refuses moveBodies (`move`) or overlapLevel, before anything is written, when a body in `mask` holds a value it cannot take. */
+  private refuseBodies(method: string, mask: number, move: boolean): void {
+    this.refresh();
+    const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
+    if (this.kernel.bodiesRefused(this.top, mask, move ? 1 : 0) !== 0) this.refused(method, wasInvalid, wasFirst);
+  }
+
+  /** Throws for the body the core refused (S_FIRST_INVALID), after putting back the header's report as it was before the call. */
+  private refused(method: string, wasInvalid: number, wasFirst: number): never {
+    // A refused call leaves the whole memory as it was, the header's report included.
+    const h = this.header, slot = h[S_FIRST_INVALID], why = h[S_INVALID];
+    h[S_INVALID] = wasInvalid;
+    h[S_FIRST_INVALID] = wasFirst;
+    this.checkSlotData(slot);
+    if (method === "overlapLevel") {
+      throw new HitcoreError("INVALID_ENTITY", `overlapLevel: slot ${slot} (id ${this.idOf(slot)}) holds a position or size that is not a finite number of magnitude at most ${MAX_COORD}. Write finite numbers into world.x / y / a / b. Nothing was written.`);
+    }
+    if (why === MOVE_BAD_NUMBER) {
+      throw new HitcoreError("INVALID_ENTITY", `moveBodies: slot ${slot} (id ${this.idOf(slot)}) has a velocity (${this._vx[slot]}, ${this._vy[slot]}) that is not a finite number of magnitude at most ${MAX_COORD}. Write finite numbers into world.vx / vy. Nothing moved.`);
+    }
+    throw new HitcoreError("BODY_TOO_LARGE", `moveBodies: slot ${slot} (id ${this.idOf(slot)}) reaches past the platforms' maxRadius (${this._platforms?.maxRadius}), which their grid covers. Add the platforms with a larger maxRadius. Nothing moved.`);
   }
 
   /**
@@ -1024,19 +1064,14 @@ export class World {
   overlapLevel(mask = ALL_GROUPS): number {
     checkMask("overlapLevel", "mask", mask);
     this.checkLive("overlapLevel");
+    // Laying out the planes and readying a changed level write memory: the bodies are checked first.
+    if (this.overlapSlots !== this.cap + 1 || this.levelStale()) this.refuseBodies("overlapLevel", mask, false);
     if (this.overlapSlots !== this.cap + 1) this.layoutOverlaps();
     this.prepareLevel();
     this.refresh();
     const wasInvalid = this.header[S_INVALID], wasFirst = this.header[S_FIRST_INVALID];
     const found = this.kernel.overlapLevel(this.top, mask);
-    if (found < 0) {
-      // A refused call leaves the whole memory as it was, the header's report included.
-      const h = this.header, slot = h[S_FIRST_INVALID];
-      h[S_INVALID] = wasInvalid;
-      h[S_FIRST_INVALID] = wasFirst;
-      this.checkSlotData(slot);
-      throw new HitcoreError("INVALID_ENTITY", `overlapLevel: slot ${slot} (id ${this.idOf(slot)}) holds a position or size that is not a finite number of magnitude at most ${MAX_COORD}. Write finite numbers into world.x / y / a / b. Nothing was written.`);
-    }
+    if (found < 0) this.refused("overlapLevel", wasInvalid, wasFirst);
     return found;
   }
 

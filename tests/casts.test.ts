@@ -542,4 +542,18 @@ describe("the four casts on each part, and the world's casts across parts", () =
       }
     }
   });
+
+  it("a cast many map widths long on a wrapping map meets the first copy of a wall either way, as a short one does", async () => {
+    for (const backend of BACKENDS) {
+      const world = await createWorld({ ...(await backendOptions(backend)) });
+      world.addTileMap({ ascii: ["    ", "  X ", "XXXX"], tileSize: 32, wrap: true });
+      // From column 0, left: the copy of column 2 two columns away (its right side at x = -32); right: column 2 at x = 64.
+      for (const dx of [-9e29, -1e18, -1e9, -64, 9e29, 1e18, 1e9, 64]) {
+        expect(world.castCircle(16, 48, 0.5, dx, 0), `${backend} dx ${dx}`).toBe(true);
+        expect(world.hit.distance, `${backend} dx ${dx}`).toBeCloseTo(47.5, 3);
+        expect(world.hit.nx, `${backend} dx ${dx}`).toBe(dx < 0 ? 1 : -1);
+      }
+    }
+  });
 });
+

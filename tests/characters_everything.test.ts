@@ -434,6 +434,33 @@ function controllerSnap(m: TileMap, ids: readonly number[]): number[] {
   return out;
 }
 
+describe("four-sensor characters far out or huge on a tile map", () => {
+  it("step in bounded time: the sensors test representatives of a long cell range, with the same answers near the map", async () => {
+    for (const backend of BACKENDS) {
+      for (const wrap of [false, true]) {
+        const world = await newWorld(backend);
+        world.addTileMap({ ascii: ["        ", "   XX   ", "XXXXXXXX"], tileSize: 32, wrap });
+        const level = world.addRectLevel();
+        // Far out (valid coordinates past 2^31 cells, which saturated the i32 cell ranges), and huge.
+        const far = [[9e29, 100], [-9e29, 100], [100, 9e29], [6.8719476e10, 10]].map(([x, y]) => {
+          const c = level.addCharacter(0, 0, 20, 40);
+          level.placeCharacter(c, x, y);
+          return level.indexOf(c);
+        });
+        const wide = level.indexOf(level.addCharacter(-5e8, -100, 1e9, 48));
+        // Near the map, a character 100 cells wide (past the whole-range limit) lands on the floor as a narrow one does.
+        const broad = level.indexOf(level.addCharacter(-1600, -60, 3200, 48)), narrow = level.indexOf(level.addCharacter(180, -60, 20, 48));
+        for (let f = 0; f < 60; f++) level.stepCharacters();
+        for (const c of [...far, wide, broad, narrow]) expect(Number.isFinite(level.charX[c]) && Number.isFinite(level.charY[c]), `${backend} wrap ${wrap} slot ${c}`).toBe(true);
+        expect(level.charY[narrow] + 48, `${backend} wrap ${wrap}`).toBe(64);
+        if (wrap) expect(level.charY[broad] + 48, backend).toBe(32); // on the copies of the middle "XX" under it
+        world.validate();
+        level.validate();
+      }
+    }
+  });
+});
+
 describe("tile characters against rects and polygons", () => {
   for (const backend of BACKENDS) {
     for (const build of ["rects", "polygons"] as const) {

@@ -89,6 +89,27 @@ describe("snapshot and restore", () => {
     expect(b.x[b.indexOf(id)]).toBe(1);
   });
 
+  it("restores a snapshot taken before the platforms' index was built into a world that built it, and the other way", async () => {
+    for (const backend of BACKENDS) {
+      const made = async () => {
+        const world = await newWorld(backend);
+        const plat = world.addPlatforms();
+        plat.addPolygon([0, 0, 40, 0, 20, 30]);
+        return { world, plat };
+      };
+      const a = await made(), b = await made();
+      a.plat.addSurface(-50, 10, 50, 10); // a's index: not built since
+      expect(b.plat.polyhedraAt(20, 10)).toBe(1); // b's: built by the query
+      const unbuilt = a.world.snapshot(), built = b.world.snapshot();
+      b.world.restore(unbuilt);
+      expect(b.plat.surfaceCount).toBe(1);
+      expect(b.plat.touchingSurfaces(0, 5, 10)).toBe(1);
+      a.world.restore(built);
+      expect(a.plat.surfaceCount).toBe(0);
+      expect(a.plat.polyhedraAt(20, 10)).toBe(1);
+    }
+  });
+
   it("refuses a damaged, truncated, foreign-format or mismatched snapshot and leaves the world as it was", async () => {
     const game = scriptedGame(await newWorld("wasm-scalar", { capacity: 64 }));
     play(game, 0, 60);

@@ -344,4 +344,30 @@ describe("overlapLevel", () => {
       expect(() => world.overlapLevel()).toThrow(HitcoreError);
     }
   });
+
+  it("refused for a value written through a view, changes nothing, even when the level and its planes are laid out first", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend, { capacity: 4 });
+      world.addTileMap({ ascii: ["X  X", "XXXX"], tileSize: 16 });
+      world.addRectLevel().addInstance(world.rectLevel!.addPrefab([0, 0, 8, 8]), 40, 0);
+      world.addPlatforms().addPolygon([0, 40, 20, 40, 10, 60]);
+      for (let k = 0; k < 6; k++) world.addCircle(10 * k, 5, 3); // grown past the first capacity
+      world.y[2] = NaN;
+      const before = world.snapshot();
+      expect(refusal(() => world.overlapLevel()).code).toBe("INVALID_ENTITY");
+      expect(refusal(() => world.moveBodies()).code).toBe("INVALID_ENTITY");
+      expect(world.snapshot(), backend).toEqual(before);
+      // castMany too: its casts are checked before the changed level is readied.
+      world.y[2] = 5;
+      world.ensureCasts(2);
+      world.castInputs.set([0, 0, 10, 10, 0, 0, NaN, 0, 1, 1, 0, 0]);
+      world.rectLevel!.addInstance(world.rectLevel!.idAt(1, 0), 80, 0);
+      const stale = world.snapshot();
+      expect(refusal(() => world.castMany(2)).code).toBe("INVALID_CAST");
+      expect(world.snapshot(), backend).toEqual(stale);
+      world.y[2] = NaN;
+      world.y[2] = 5;
+      expect(world.overlapLevel()).toBeGreaterThan(0);
+    }
+  });
 });

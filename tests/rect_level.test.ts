@@ -12,7 +12,7 @@ import {
   dropCharacters, floorRects, randomInputs, randomLevel, randomLevelSide, sixteenStairs, stairsRects, thinWallArena,
 } from "../fixtures/rect_levels.js";
 import { RefLevel, refCast, refStep, type RefCharacter, type RefConfig, type RefRect } from "./rect_reference.js";
-import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName, newRectLevel } from "./support.js";
+import { BACKENDS, backendOptions, gc, leastHeapPerCall, type BackendName, newRectLevel, newWorld, refusal } from "./support.js";
 
 
 async function newLevel(backend: BackendName, options: RectLevelOptions & CreateOptions = {}): Promise<RectLevel> {
@@ -495,6 +495,20 @@ for (const backend of BACKENDS) {
       }
       await expect(newLevel(backend, { character: { graceFrames: 1.5 } })).rejects.toThrow(HitcoreError);
       await expect(newLevel(backend, { instanceCapacity: 0 })).rejects.toThrow(HitcoreError);
+    });
+
+    it("keeps only the known character fields: an own __proto__ key or a non-object is refused or ignored, and snapshots still work", async () => {
+      const world = await newWorld(backend);
+      const level = world.addRectLevel();
+      const config = level.characterConfig, before = world.snapshot();
+      const poisoned = JSON.parse('{"__proto__": {"length": 3}, "gravity": 0.25}');
+      level.setCharacterConfig(poisoned);
+      expect(level.characterConfig).toEqual({ ...config, gravity: 0.25 });
+      expect(Object.getPrototypeOf(level.characterConfig)).toBe(Object.prototype);
+      expect(world.snapshot().length).toBe(before.length);
+      expect(refusal(() => level.setCharacterConfig(5 as never)).code).toBe("INVALID_OPTION");
+      expect(refusal(() => level.setCharacterConfig({ gravity: undefined } as never)).code).toBe("INVALID_OPTION");
+      expect(level.characterConfig).toEqual({ ...config, gravity: 0.25 });
     });
 
     it("does not trap on NaN written through the views", async () => {

@@ -242,6 +242,21 @@ describe.each(BACKENDS)("world on %s", (backend) => {
   });
 });
 
+describe("huge probes", () => {
+  it("a probe reaching past 2^31 cells finds the same bodies on every backend (cell indices clamped before the conversion)", async () => {
+    for (const backend of BACKENDS) {
+      const world = await newWorld(backend);
+      world.addCircle(10, 10, 3); world.addPoint(500, 500); world.addRect(-100, 40, 5, 5);
+      for (const r of [1e3, 1e18, 4.79e20, 9e29]) {
+        expect(world.queryCircle(-0.625, 532.125, r), `${backend} r ${r}`).toBe(3);
+        world.selfPairs(); // and through the grid the pair query leaves
+        expect(world.queryCircle(-0.625, 532.125, r), `${backend} r ${r} on the grid`).toBe(3);
+        expect(world.queryRect(-1e20, -1e20, 2e20, 2e20), `${backend}`).toBe(3);
+      }
+    }
+  });
+});
+
 describe("the published entry", () => {
   it("loads the packaged wasm from dist/ with no options", async () => {
     const { createWorld } = await import("../dist/bindings/node.js");

@@ -30,11 +30,15 @@ import { circleCircle, overlapShapes, rectRect } from "../shapes.ts";
     bit((x0 - x0) + (y0 - y0) + (x1 - x1) + (y1 - y1) == 0)) != 0; // each difference is 0 or NaN, in f32 as in f64
 }
 
-/** Cell column (or row) of coordinate v, clamped into the grid; compared as a float first, so huge and NaN values clamp too. */
+/**
+ * Cell column (or row) of coordinate v, clamped into the grid; compared as a float first, so huge
+ * and NaN values clamp before any conversion (the js backend's lowering of the saturating
+ * conversion gives INT_MIN past i32's range, where wasm saturates).
+ */
 // @ts-ignore: decorator
 @inline export function cellOf(v: f32, origin: f32, inv: f32, n: i32): i32 {
   const t = toF32(toF32(v - origin) * inv);
-  return t < 1 ? 0 : minI32(toI32(t), n - 1); // the conversion saturates (nontrapping-f2i)
+  return !(t >= 1) ? 0 : t >= <f32>n ? n - 1 : toI32(t);
 }
 
 /**
