@@ -522,9 +522,11 @@ export class World {
         throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's ${name} regions are not where its header says. Pass the bytes world.snapshot() returned, unchanged.`);
       }
     }
+    // Whatever fails while the state is applied or checked (a tampered field can make a view that
+    // does not fit), the world goes back to what it was.
     const undo = this.snapshot();
-    this.apply(state, memory);
     try {
+      this.apply(state, memory);
       this.validate();
       this._tileMap?.validate();
       this._rectLevel?.validate();
