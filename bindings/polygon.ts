@@ -256,13 +256,18 @@ export function findCrossing(xs: ArrayLike<number>, ys: ArrayLike<number>): [num
 const f64 = new Float64Array(1);
 const f64Words = new Uint32Array(f64.buffer); // [low, high] on every engine that runs wasm (little-endian)
 
+/** Corners up to which sortedCorners sorts by insertion: a radix pass costs 65,536 counters. */
+const FEW_CORNERS = 64;
+
 /**
  * Corner indices 0..n-1 sorted by `primary` (descending if `down`), ties by `secondary`
- * ascending: an LSD radix sort over the doubles' bits, 16 at a time (a comparison sort through a
- * callback took a fifth of a 100,000-point split). Digits every key shares are skipped, so f32
- * coordinates cost about four passes.
+ * ascending, then by index. Up to FEW_CORNERS an insertion sort; above, an LSD radix sort over the
+ * doubles' bits, 16 at a time (a comparison sort through a callback took a fifth of a
+ * 100,000-point split). Digits every key shares are skipped, so f32 coordinates cost about four
+ * passes. Exported for its test.
  */
-function sortedCorners(n: number, primary: ArrayLike<number>, down: boolean, secondary: ArrayLike<number>): Int32Array {
+export function sortedCorners(n: number, primary: ArrayLike<number>, down: boolean, secondary: ArrayLike<number>): Int32Array {
+  if (n <= FEW_CORNERS) return fewSorted(n, primary, down, secondary);
   let order = new Int32Array(n), spare = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const words = new Uint32Array(n);
@@ -286,6 +291,22 @@ function sortedCorners(n: number, primary: ArrayLike<number>, down: boolean, sec
       for (let i = 0; i < n; i++) { const c = order[i]; spare[count[(words[c] >>> shift) & 0xffff]++] = c; }
       const t = order; order = spare; spare = t;
     }
+  }
+  return order;
+}
+
+/** sortedCorners' order by insertion (stable, so equal keys keep their index order). */
+function fewSorted(n: number, primary: ArrayLike<number>, down: boolean, secondary: ArrayLike<number>): Int32Array {
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = primary[i], q = secondary[i];
+    let j = i;
+    for (; j > 0; j--) {
+      const c = order[j - 1], pc = primary[c];
+      if (!(down ? pc < p : pc > p) && !(pc === p && secondary[c] > q)) break;
+      order[j] = c;
+    }
+    order[j] = i;
   }
   return order;
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { circlePolygon, combPolygon, flipY, hillPolygon, starPolygon } from "../fixtures/platform_levels.js";
 import { mulberry32 } from "../fixtures/random.js";
-import { cleanPolygon, cleanRing, convexParts, convexPartsYDown, findCrossing, signedArea2 } from "../bindings/polygon.js";
+import { cleanPolygon, cleanRing, convexParts, convexPartsYDown, findCrossing, signedArea2, sortedCorners } from "../bindings/polygon.js";
 import { HitcoreError } from "../bindings/validate.js";
 import { pointInPolygon } from "./platforms_reference.js";
 
@@ -196,5 +196,21 @@ describe("convex parts", () => {
   it("refuses what it cannot split with a HitcoreError", () => {
     expect(() => cleanPolygon("t", [0, 0, 10, 10, 10, 0, 0, 10])).toThrow(HitcoreError);
     expect(() => cleanPolygon("t", [0, 0, 10, 0, 10, 10, 5, 0, 0, 10])).toThrow(/cross or touch/); // a corner on an edge
+  });
+});
+
+describe("sortedCorners", () => {
+  it("orders corners by primary (either way), then secondary, then index, below and above the insertion-sort size", () => {
+    const rand = mulberry32(31);
+    // Few distinct values (many ties), signed zeros, negatives and a wide range.
+    const pick = () => [0, -0, 1, -1, 2.5, -2.5, 1e-300, -1e300, 7][Math.floor(rand() * 9)] * (rand() < 0.5 ? 1 : rand() * 3);
+    for (const n of [1, 2, 3, 4, 5, 17, 63, 64, 65, 200, 5000]) {
+      const primary = Array.from({ length: n }, pick), secondary = Array.from({ length: n }, pick);
+      for (const down of [false, true]) {
+        const expected = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+          (down ? primary[b] - primary[a] : primary[a] - primary[b]) || secondary[a] - secondary[b] || a - b);
+        expect(Array.from(sortedCorners(n, primary, down, secondary)), `n ${n} down ${down}`).toEqual(expected);
+      }
+    }
   });
 });
