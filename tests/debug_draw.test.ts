@@ -286,7 +286,7 @@ describe("debugDraw: the stream of each part", () => {
 
   it("fills: the layers in options.fills have their outlines filled, other layers and lines unchanged", async () => {
     const world = await everyPart();
-    const outlined = [DrawOp.Rect, DrawOp.Circle, DrawOp.Polygon], filled = [DrawOp.FillRect, DrawOp.FillCircle, DrawOp.FillPolygon];
+    const outlined: number[] = [DrawOp.Rect, DrawOp.Circle, DrawOp.Polygon], filled: number[] = [DrawOp.FillRect, DrawOp.FillCircle, DrawOp.FillPolygon];
     for (const l of Object.values(DrawLayer)) {
       const plain = layer(world, l), other = layer(world, l, { fills: ALL_LAYERS & ~(1 << l) }), mine = layer(world, l, { fills: 1 << l });
       expect(other).toEqual(plain);
