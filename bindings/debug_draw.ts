@@ -17,7 +17,10 @@
 import { Part } from "./hit.js";
 import type { World } from "./world.js";
 import { Sweep } from "./world.js";
-import { CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_X, CF_Y, CI_STATE, CTL_F_FIELDS, CTL_I_FIELDS, ST_LIVE } from "../layout/tiles.js";
+import {
+  CELL_COIN, CELL_LADDER, CELL_ONE_WAY, CELL_PLATFORM, CELL_SPIKE, CF_X, CF_Y, CI_STATE, CTL_F_FIELDS, CTL_I_FIELDS, HIT_BLOCKED, HIT_COIN, HIT_LADDER,
+  HIT_MONSTER, HIT_ONE_WAY, HIT_SPIKE, ST_LIVE,
+} from "../layout/tiles.js";
 import { CONTACT_FIELDS, CONTACT_HURT, CONTACT_STOMP, CONTACT_PICK_UP, CONTROLLER_BALL, CONTROLLER_CHARACTER } from "../layout/contacts.js";
 import { KIND_CIRCLE, KIND_NONE, KIND_POINT, KIND_RECT } from "../layout/grid.js";
 import { HitcoreError, describe, MAX_COORD } from "./validate.js";
@@ -59,10 +62,14 @@ export const DrawLayer = {
   Casts: 14,
   /** The last controllerContacts: a line from each controller to each body it touches. */
   Contacts: 15,
+  /** The rect level's projectiles [0, n) of the last moveProjectiles(n): a circle each (a point at radius 0). */
+  Projectiles: 16,
+  /** The tile map's points of the last collidePoints(n) (each entity's origin plus the offsets), in the colour of what each hit. */
+  PointHits: 17,
 } as const;
 
 /** Every layer: the default `layers`. */
-export const ALL_LAYERS = 0xffff;
+export const ALL_LAYERS = 0x3ffff;
 
 /** Floats before a command's arguments: op, layer, colour, alpha. */
 export const DRAW_HEADER = 4;
@@ -79,6 +86,9 @@ export interface DebugColours {
   /** A cast's path and start; its shape where it stopped on each Part (tiles, rects, surfaces, polyhedra) or at its end after a miss; the hit normal. */
   cast: number; hitTiles: number; hitRects: number; hitSurfaces: number; hitPolyhedra: number; castMiss: number; normal: number;
   stomp: number; hurt: number; pickUp: number;
+  projectile: number;
+  /** A point of collidePoints by what it hit, first match in this order: a monster, a spike, a coin, a solid or one-way cell, a ladder; else pointFree. */
+  pointMonster: number; pointSpike: number; pointCoin: number; pointBlocked: number; pointLadder: number; pointFree: number;
 }
 
 export const DEFAULT_COLOURS: Readonly<DebugColours> = {
@@ -91,6 +101,8 @@ export const DEFAULT_COLOURS: Readonly<DebugColours> = {
   tileController: 0x5cff9d, collisionPoint: 0xff4d4d,
   cast: 0xffffff, hitTiles: 0xc8a04b, hitRects: 0xf2c14e, hitSurfaces: 0x4fd6e8, hitPolyhedra: 0x7fb2ff, castMiss: 0x808080, normal: 0xffe14d,
   stomp: 0x5cff9d, hurt: 0xff4545, pickUp: 0xffd700,
+  projectile: 0xffffff,
+  pointMonster: 0xff4df0, pointSpike: 0xff8c1a, pointCoin: 0xffe14d, pointBlocked: 0xff4d4d, pointLadder: 0x4dff7a, pointFree: 0xffffff,
 };
 
 /** Body colours by the lowest group bit (bit k takes entry k modulo the length): the default `groupColours`. */
@@ -126,6 +138,8 @@ export interface DebugDrawOptions {
   mask?: number;
   /** Radius the hit regions are drawn for (default the platforms' maxRadius). */
   hitRadius?: number;
+  /** Layers whose shapes are filled instead of outlined: bits 1 << DrawLayer.* (default 0; lines and points stay as they are). */
+  fills?: number;
   /** Length of hit normals and surface ticks, in world units (default 8). */
   normalLength?: number;
   /** Stream only: start the stream empty (default true); false appends to what it holds. */
@@ -313,6 +327,16 @@ function on(layers: number, layer: number): boolean {
   return (layers & (1 << layer)) !== 0;
 }
 
+/** The call's `options.fills` (a small integer), and whether the shapes written now are filled instead of outlined: their layer is in it. */
+let fillBits = 0;
+let fillNow = false;
+
+/** Sets the stream's style for the commands written next, and fillNow for their layer. */
+function style(s: DrawStream, layer: number, colour: number, alpha: number): void {
+  s.setStyle(layer, colour, alpha);
+  fillNow = on(fillBits, layer);
+}
+
 function meets(x0: number, y0: number, x1: number, y1: number): boolean {
   return x1 >= VIEW[0] && x0 <= VIEW[2] && y1 >= VIEW[1] && y0 <= VIEW[3];
 }
@@ -340,6 +364,8 @@ function walk(world: World, s: DrawStream, o: DebugDrawOptions): void {
   if (on(layers, DrawLayer.TileControllers) || on(layers, DrawLayer.CollisionPoints)) drawTileControllers(world, s, o, on(layers, DrawLayer.TileControllers), on(layers, DrawLayer.CollisionPoints));
   if (on(layers, DrawLayer.Casts)) drawCasts(world, s, o);
   if (on(layers, DrawLayer.Contacts)) drawContacts(world, s, o);
+  if (on(layers, DrawLayer.Projectiles)) drawProjectiles(world, s, o);
+  if (on(layers, DrawLayer.PointHits)) drawPointHits(world, s, o);
 }
 
 /** The grid's frame, then each cell in use (records in it), as the last pair query left them. */
@@ -347,13 +373,13 @@ function drawGrid(world: World, s: DrawStream, o: DebugDrawOptions): void {
   world.gridShapeInto(SHAPE);
   const cols = SHAPE[0], rows = SHAPE[1], cw = SHAPE[2], ch = SHAPE[3], ox = SHAPE[4], oy = SHAPE[5];
   if (cols <= 0 || rows <= 0 || !(cw > 0) || !(ch > 0)) return;
-  s.setStyle(DrawLayer.Grid, colourOf(o, "grid"), ALPHA_LINE);
-  if (meets(ox, oy, ox + cols * cw, oy + rows * ch)) s.rect(ox, oy, cols * cw, rows * ch, false);
+  style(s, DrawLayer.Grid, colourOf(o, "grid"), ALPHA_LINE);
+  if (meets(ox, oy, ox + cols * cw, oy + rows * ch)) s.rect(ox, oy, cols * cw, rows * ch, fillNow);
   const cells = world.gridCells, pitch = cols + 1;
   const c0 = Math.max(0, Math.floor((VIEW[0] - ox) / cw)), c1 = Math.min(cols - 1, Math.floor((VIEW[2] - ox) / cw));
   const r0 = Math.max(0, Math.floor((VIEW[1] - oy) / ch)), r1 = Math.min(rows - 1, Math.floor((VIEW[3] - oy) / ch));
   if ((rows + 1) * pitch >= cells.length) return;
-  s.setStyle(DrawLayer.Grid, colourOf(o, "gridCell"), ALPHA_FAINT);
+  style(s, DrawLayer.Grid, colourOf(o, "gridCell"), ALPHA_FAINT);
   for (let r = r0; r <= r1; r++) {
     for (let c = c0; c <= c1; c++) {
       const k = r * pitch + c, start = k === 0 ? 0 : cells[k];
@@ -372,24 +398,24 @@ function drawTiles(world: World, s: DrawStream, o: DebugDrawOptions): void {
   for (let pass = 0; pass < 5; pass++) {
     const flag = pass === 0 ? CELL_PLATFORM : pass === 1 ? CELL_ONE_WAY : pass === 2 ? CELL_LADDER : pass === 3 ? CELL_SPIKE : CELL_COIN;
     const name = pass === 0 ? "solid" : pass === 1 ? "oneWay" : pass === 2 ? "ladder" : pass === 3 ? "spike" : "coin";
-    s.setStyle(DrawLayer.Tiles, colourOf(o, name), ALPHA_LINE);
+    style(s, DrawLayer.Tiles, colourOf(o, name), ALPHA_LINE);
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         if ((cells[r * cols + c] & flag) === 0) continue;
         const x = c * T, y = r * T;
         if (pass === 0) s.rect(x, y, T, T, true);
         else if (pass === 1) s.line(x, y, x + T, y); // a one-way cell blocks from above only: its top edge
-        else if (pass === 2) s.rect(x + T / 4, y, T / 2, T, false); // a ladder's rails
+        else if (pass === 2) s.rect(x + T / 4, y, T / 2, T, fillNow); // a ladder's rails
         else if (pass === 3) { s.polygon(3, true); s.vertex(x, y + T); s.vertex(x + T / 2, y); s.vertex(x + T, y + T); }
         else s.circle(x + T / 2, y + T / 2, T / 4, true);
       }
     }
   }
   const boxes = map.monsterBoxes, live = map.monsterLive;
-  s.setStyle(DrawLayer.Tiles, colourOf(o, "monster"), ALPHA_LINE);
+  style(s, DrawLayer.Tiles, colourOf(o, "monster"), ALPHA_LINE);
   for (let m = 0, n = map.monsterCount; m < n; m++) {
     const x = boxes[4 * m], y = boxes[4 * m + 1], w = boxes[4 * m + 2], h = boxes[4 * m + 3];
-    if (live[m] !== 0 && meets(x, y, x + w, y + h)) s.rect(x, y, w, h, false);
+    if (live[m] !== 0 && meets(x, y, x + w, y + h)) s.rect(x, y, w, h, fillNow);
   }
 }
 
@@ -398,10 +424,10 @@ function drawQuadtree(world: World, s: DrawStream, o: DebugDrawOptions): void {
   const level = world.rectLevel;
   if (!level || level.instanceCount === 0) return;
   const n = level.nodeCount, boxes = level.nodeBoxes, counts = level.nodeCounts;
-  s.setStyle(DrawLayer.Quadtree, colourOf(o, "quadtree"), ALPHA_FILL);
+  style(s, DrawLayer.Quadtree, colourOf(o, "quadtree"), ALPHA_FILL);
   for (let k = 0; k < n; k++) {
     const x0 = boxes[4 * k], y0 = boxes[4 * k + 1], x1 = boxes[4 * k + 2], y1 = boxes[4 * k + 3];
-    if (counts[k] > 0 && meets(x0, y0, x1, y1)) s.rect(x0, y0, x1 - x0, y1 - y0, false);
+    if (counts[k] > 0 && meets(x0, y0, x1, y1)) s.rect(x0, y0, x1 - x0, y1 - y0, fillNow);
   }
 }
 
@@ -410,7 +436,7 @@ function drawRects(world: World, s: DrawStream, o: DebugDrawOptions): void {
   const level = world.rectLevel;
   if (!level) return;
   const boxes = level.instanceBoxes;
-  s.setStyle(DrawLayer.Rects, colourOf(o, "rect"), ALPHA_LINE);
+  style(s, DrawLayer.Rects, colourOf(o, "rect"), ALPHA_LINE);
   for (let i = 0, n = level.instanceCount; i < n; i++) {
     if (!meets(boxes[4 * i], boxes[4 * i + 1], boxes[4 * i + 2], boxes[4 * i + 3])) continue;
     for (let k = 0, m = level.rectCountAt(i); k < m; k++) {
@@ -424,10 +450,10 @@ function drawMasterBoxes(world: World, s: DrawStream, o: DebugDrawOptions): void
   const level = world.rectLevel;
   if (!level) return;
   const boxes = level.instanceBoxes;
-  s.setStyle(DrawLayer.MasterBoxes, colourOf(o, "masterBox"), ALPHA_FAINT);
+  style(s, DrawLayer.MasterBoxes, colourOf(o, "masterBox"), ALPHA_FAINT);
   for (let i = 0, n = level.instanceCount; i < n; i++) {
     const x0 = boxes[4 * i], y0 = boxes[4 * i + 1], x1 = boxes[4 * i + 2], y1 = boxes[4 * i + 3];
-    if (meets(x0, y0, x1, y1)) s.rect(x0, y0, x1 - x0, y1 - y0, false);
+    if (meets(x0, y0, x1, y1)) s.rect(x0, y0, x1 - x0, y1 - y0, fillNow);
   }
 }
 
@@ -441,7 +467,7 @@ function drawPolyhedra(world: World, s: DrawStream, o: DebugDrawOptions, regions
   const p = world.platforms;
   if (!p) return;
   const R = !regions ? 0 : OPTS[O_RADIUS] >= 0 ? OPTS[O_RADIUS] : p.maxRadius;
-  s.setStyle(regions ? DrawLayer.HitRegions : DrawLayer.Polyhedra, colourOf(o, regions ? "hitRegion" : "polyhedron"), ALPHA_LINE);
+  style(s, regions ? DrawLayer.HitRegions : DrawLayer.Polyhedra, colourOf(o, regions ? "hitRegion" : "polyhedron"), ALPHA_LINE);
   for (let k = 0, n = p.polyhedronCount; k < n; k++) {
     const nf = p.faceCountAt(k);
     if (faces.length < 3 * nf) faces = new Float64Array(3 * nf * 2);
@@ -456,7 +482,7 @@ function drawPolyhedra(world: World, s: DrawStream, o: DebugDrawOptions, regions
         if (v[i + 1] > y1) y1 = v[i + 1];
       }
       if (!meets(x0 - 2 * R, y0 - 2 * R, x1 + 2 * R, y1 + 2 * R)) continue;
-      s.polygon(nf, !regions);
+      s.polygon(nf, !regions || fillNow);
       for (let i = 0; i < nf; i++) {
         // Corner i joins faces i - 1 and i, both moved out by R: the mitred corner.
         const a = i === 0 ? nf - 1 : i - 1;
@@ -467,7 +493,7 @@ function drawPolyhedra(world: World, s: DrawStream, o: DebugDrawOptions, regions
     } else {
       const m = clipFaces(nf, R);
       if (m < 3) continue;
-      s.polygon(m, !regions);
+      s.polygon(m, !regions || fillNow);
       for (let i = 0; i < m; i++) s.vertex(clipA[2 * i], clipA[2 * i + 1]);
     }
   }
@@ -508,14 +534,14 @@ function drawSurfaceRegions(world: World, s: DrawStream, o: DebugDrawOptions): v
   const p = world.platforms;
   if (!p) return;
   const R = OPTS[O_RADIUS] >= 0 ? OPTS[O_RADIUS] : p.maxRadius, exact = p.exact;
-  s.setStyle(DrawLayer.HitRegions, colourOf(o, "hitRegion"), ALPHA_LINE);
+  style(s, DrawLayer.HitRegions, colourOf(o, "hitRegion"), ALPHA_LINE);
   for (let k = 0, n = p.surfaceCount; k < n; k++) {
     p.surfaceAt(k, SURFACE);
     const nx = SURFACE[0], ny = SURFACE[1], x0 = SURFACE[9], y0 = SURFACE[10], x1 = SURFACE[11], y1 = SURFACE[12];
     if (!meets(Math.min(x0, x1) - R, Math.min(y0, y1) - R, Math.max(x0, x1) + R, Math.max(y0, y1) + R)) continue;
     const len = Math.sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)), tx = (x1 - x0) / len, ty = (y1 - y0) / len;
     if (!exact) {
-      s.polygon(4, false);
+      s.polygon(4, fillNow);
       s.vertex(x0 - R * tx, y0 - R * ty);
       s.vertex(x1 + R * tx, y1 + R * ty);
       s.vertex(x1 + R * nx, y1 + R * ny);
@@ -523,7 +549,7 @@ function drawSurfaceRegions(world: World, s: DrawStream, o: DebugDrawOptions): v
       continue;
     }
     // p0, p1, then the quarter circle about p1 from t to n, and the one about p0 from n to -t.
-    s.polygon(2 * ARC_STEPS + 4, false);
+    s.polygon(2 * ARC_STEPS + 4, fillNow);
     s.vertex(x0, y0);
     s.vertex(x1, y1);
     for (let i = 0; i <= ARC_STEPS; i++) {
@@ -542,7 +568,7 @@ function drawSurfaces(world: World, s: DrawStream, o: DebugDrawOptions): void {
   const p = world.platforms;
   if (!p) return;
   const tick = OPTS[O_TICK];
-  s.setStyle(DrawLayer.Surfaces, colourOf(o, "surface"), ALPHA_LINE);
+  style(s, DrawLayer.Surfaces, colourOf(o, "surface"), ALPHA_LINE);
   for (let k = 0, n = p.surfaceCount; k < n; k++) {
     p.surfaceAt(k, SURFACE);
     const nx = SURFACE[0], ny = SURFACE[1], x0 = SURFACE[9], y0 = SURFACE[10], x1 = SURFACE[11], y1 = SURFACE[12];
@@ -569,11 +595,11 @@ function drawBodies(world: World, s: DrawStream, o: DebugDrawOptions): void {
     const all = groups[k], bit = 31 - Math.clz32(all & -all);
     if (bit !== current) {
       current = bit;
-      s.setStyle(DrawLayer.Bodies, np > 0 ? palette[bit % np] : 0xffffff, ALPHA_LINE);
+      style(s, DrawLayer.Bodies, np > 0 ? palette[bit % np] : 0xffffff, ALPHA_LINE);
     }
     if (kind === KIND_POINT) s.point(px, py);
-    else if (kind === KIND_CIRCLE) s.circle(px, py, a[k], false);
-    else s.rect(px, py, a[k], b[k], false);
+    else if (kind === KIND_CIRCLE) s.circle(px, py, a[k], fillNow);
+    else s.rect(px, py, a[k], b[k], fillNow);
   }
 }
 
@@ -581,9 +607,9 @@ function drawBalls(world: World, s: DrawStream, o: DebugDrawOptions): void {
   const p = world.platforms;
   if (!p) return;
   const x = p.x, y = p.y, r = p.radius;
-  s.setStyle(DrawLayer.Balls, colourOf(o, "ball"), ALPHA_LINE);
+  style(s, DrawLayer.Balls, colourOf(o, "ball"), ALPHA_LINE);
   for (let k = 0, n = p.ballCount; k < n; k++) {
-    if (meets(x[k] - r[k], y[k] - r[k], x[k] + r[k], y[k] + r[k])) s.circle(x[k], y[k], r[k], false);
+    if (meets(x[k] - r[k], y[k] - r[k], x[k] + r[k], y[k] + r[k])) s.circle(x[k], y[k], r[k], fillNow);
   }
 }
 
@@ -592,9 +618,9 @@ function drawCharacters(world: World, s: DrawStream, o: DebugDrawOptions): void 
   if (!level) return;
   const kinds = level.charKind, x = level.charX, y = level.charY, w = level.charW, h = level.charH;
   for (let pass = 1; pass <= 2; pass++) {
-    s.setStyle(DrawLayer.Characters, colourOf(o, pass === 1 ? "player" : "enemy"), ALPHA_LINE);
+    style(s, DrawLayer.Characters, colourOf(o, pass === 1 ? "player" : "enemy"), ALPHA_LINE);
     for (let c = 0, n = level.characterCount; c < n; c++) {
-      if (kinds[c] === pass && meets(x[c], y[c], x[c] + w[c], y[c] + h[c])) s.rect(x[c], y[c], w[c], h[c], false);
+      if (kinds[c] === pass && meets(x[c], y[c], x[c] + w[c], y[c] + h[c])) s.rect(x[c], y[c], w[c], h[c], fillNow);
     }
   }
 }
@@ -605,12 +631,12 @@ function drawSensors(world: World, s: DrawStream, o: DebugDrawOptions): void {
   if (!level) return;
   const kinds = level.charKind;
   for (let side = 0; side < 4; side++) {
-    s.setStyle(DrawLayer.Sensors, colourOf(o, side === 0 ? "sensorTop" : side === 1 ? "sensorBottom" : side === 2 ? "sensorLeft" : "sensorRight"), ALPHA_LINE);
+    style(s, DrawLayer.Sensors, colourOf(o, side === 0 ? "sensorTop" : side === 1 ? "sensorBottom" : side === 2 ? "sensorLeft" : "sensorRight"), ALPHA_LINE);
     for (let c = 0, n = level.characterCount; c < n; c++) {
       if (kinds[c] === 0) continue;
       level.sensorsInto(c, SENSORS);
       const x0 = SENSORS[4 * side], y0 = SENSORS[4 * side + 1], x1 = SENSORS[4 * side + 2], y1 = SENSORS[4 * side + 3];
-      if (meets(x0, y0, x1, y1)) s.rect(x0, y0, x1 - x0, y1 - y0, false);
+      if (meets(x0, y0, x1, y1)) s.rect(x0, y0, x1 - x0, y1 - y0, fillNow);
     }
   }
 }
@@ -623,12 +649,12 @@ function drawTileControllers(world: World, s: DrawStream, o: DebugDrawOptions, b
   const offsets = map.pointOffsets, np = map.pointsPerEntity;
   for (let pass = 0; pass < 2; pass++) {
     if (pass === 0 ? !boxes : !points) continue;
-    s.setStyle(pass === 0 ? DrawLayer.TileControllers : DrawLayer.CollisionPoints, colourOf(o, pass === 0 ? "tileController" : "collisionPoint"), ALPHA_LINE);
+    style(s, pass === 0 ? DrawLayer.TileControllers : DrawLayer.CollisionPoints, colourOf(o, pass === 0 ? "tileController" : "collisionPoint"), ALPHA_LINE);
     for (let c = 0, n = map.controllerCount; c < n; c++) {
       if ((I[CTL_I_FIELDS * c + CI_STATE] & ST_LIVE) === 0) continue;
       const x = F[CTL_F_FIELDS * c + CF_X], y = F[CTL_F_FIELDS * c + CF_Y];
       if (!meets(x - w, y - h - w, x + w, y + w)) continue;
-      if (pass === 0) s.rect(x - w / 2, y - h, w, h, false);
+      if (pass === 0) s.rect(x - w / 2, y - h, w, h, fillNow);
       else for (let p = 0; p < np; p++) s.point(x + offsets[2 * p], y + offsets[2 * p + 1]);
     }
   }
@@ -643,8 +669,8 @@ function hitColour(part: number): keyof DebugColours {
 
 /** The cast's shape (Sweep.*: a point, a circle of radius a, a box of half extents a, b) at (x, y). */
 function castShape(s: DrawStream, sweep: number, x: number, y: number, a: number, b: number): void {
-  if (sweep === Sweep.Circle) s.circle(x, y, a, false);
-  else if (sweep === Sweep.Box) s.rect(x - a, y - b, 2 * a, 2 * b, false);
+  if (sweep === Sweep.Circle) s.circle(x, y, a, fillNow);
+  else if (sweep === Sweep.Box) s.rect(x - a, y - b, 2 * a, 2 * b, fillNow);
   else s.point(x, y);
 }
 
@@ -657,13 +683,13 @@ function drawCasts(world: World, s: DrawStream, o: DebugDrawOptions): void {
   if (last[0] >= 0) {
     const sweep = last[0], x = last[1], y = last[2], dx = last[3], dy = last[4], a = last[5], b = last[6];
     const t = hit.t, ex = x + t * dx, ey = y + t * dy, hitSomething = hit.part !== Part.None;
-    s.setStyle(DrawLayer.Casts, colourOf(o, "cast"), ALPHA_FILL);
+    style(s, DrawLayer.Casts, colourOf(o, "cast"), ALPHA_FILL);
     s.line(x, y, x + dx, y + dy);
     castShape(s, sweep, x, y, a, b);
-    s.setStyle(DrawLayer.Casts, colourOf(o, hitColour(hit.part)), ALPHA_LINE);
+    style(s, DrawLayer.Casts, colourOf(o, hitColour(hit.part)), ALPHA_LINE);
     castShape(s, sweep, ex, ey, a, b);
     if (hitSomething) {
-      s.setStyle(DrawLayer.Casts, colourOf(o, "normal"), ALPHA_LINE);
+      style(s, DrawLayer.Casts, colourOf(o, "normal"), ALPHA_LINE);
       s.line(ex, ey, ex + tick * hit.nx, ey + tick * hit.ny);
     }
   }
@@ -672,7 +698,7 @@ function drawCasts(world: World, s: DrawStream, o: DebugDrawOptions): void {
   const sweep = world.lastCastManySweep, input = world.castInputs, ints = world.castHitInts, reals = world.castHitReals;
   // The paths, then the shapes by what stopped them (pass p: Part p, Part.None the misses), each pass one colour.
   for (let pass = -1; pass <= PART_LAST; pass++) {
-    s.setStyle(DrawLayer.Casts, colourOf(o, pass < 0 ? "cast" : hitColour(pass)), pass < 0 ? ALPHA_FAINT : ALPHA_LINE);
+    style(s, DrawLayer.Casts, colourOf(o, pass < 0 ? "cast" : hitColour(pass)), pass < 0 ? ALPHA_FAINT : ALPHA_LINE);
     for (let k = 0; k < n; k++) {
       if (pass >= 0 && ints[3 * k] !== pass) continue;
       const x = input[6 * k], y = input[6 * k + 1], dx = input[6 * k + 2], dy = input[6 * k + 3], t = reals[3 * k];
@@ -682,7 +708,7 @@ function drawCasts(world: World, s: DrawStream, o: DebugDrawOptions): void {
       else castShape(s, sweep, ex, ey, input[6 * k + 4], input[6 * k + 5]);
     }
   }
-  s.setStyle(DrawLayer.Casts, colourOf(o, "normal"), ALPHA_LINE);
+  style(s, DrawLayer.Casts, colourOf(o, "normal"), ALPHA_LINE);
   for (let k = 0; k < n; k++) {
     if (ints[3 * k] === Part.None) continue;
     const t = reals[3 * k], ex = input[6 * k] + t * input[6 * k + 2], ey = input[6 * k + 1] + t * input[6 * k + 3];
@@ -697,7 +723,7 @@ function drawContacts(world: World, s: DrawStream, o: DebugDrawOptions): void {
   const rec = world.contacts, x = world.x, y = world.y, a = world.a, b = world.b, kinds = world.kinds;
   for (let pass = 0; pass < 3; pass++) {
     const type = pass === 0 ? CONTACT_STOMP : pass === 1 ? CONTACT_HURT : CONTACT_PICK_UP;
-    s.setStyle(DrawLayer.Contacts, colourOf(o, pass === 0 ? "stomp" : pass === 1 ? "hurt" : "pickUp"), ALPHA_LINE);
+    style(s, DrawLayer.Contacts, colourOf(o, pass === 0 ? "stomp" : pass === 1 ? "hurt" : "pickUp"), ALPHA_LINE);
     for (let k = 0; k < n; k++) {
       const r = CONTACT_FIELDS * k, t = rec[r + 3];
       if (t !== type) continue;
@@ -715,6 +741,50 @@ function drawContacts(world: World, s: DrawStream, o: DebugDrawOptions): void {
         cx = F[CTL_F_FIELDS * index + CF_X]; cy = F[CTL_F_FIELDS * index + CF_Y] - m.controllerHeight / 2;
       }
       if (meets(Math.min(cx, bx), Math.min(cy, by), Math.max(cx, bx), Math.max(cy, by))) s.line(cx, cy, bx, by);
+    }
+  }
+}
+
+/** Projectiles [0, n) of the last moveProjectiles(n): a circle, or a point where the radius is 0. */
+function drawProjectiles(world: World, s: DrawStream, o: DebugDrawOptions): void {
+  const level = world.rectLevel;
+  if (!level) return;
+  const n = level.lastProjectiles;
+  if (n === 0) return;
+  const x = level.projX, y = level.projY, r = level.projR;
+  style(s, DrawLayer.Projectiles, colourOf(o, "projectile"), ALPHA_LINE);
+  for (let k = 0; k < n; k++) {
+    if (!meets(x[k] - r[k], y[k] - r[k], x[k] + r[k], y[k] + r[k])) continue;
+    if (r[k] > 0) s.circle(x[k], y[k], r[k], fillNow);
+    else s.point(x[k], y[k]);
+  }
+}
+
+/** The TileHit bits that pick each point colour, in the order they win. */
+const POINT_HITS = [HIT_MONSTER, HIT_SPIKE, HIT_COIN, HIT_BLOCKED | HIT_ONE_WAY, HIT_LADDER, 0];
+
+/**
+ * The points of the last collidePoints(n): entity e's origin plus each offset, in the colour of
+ * the first of POINT_HITS its hits hold (pointFree for none). One pass per colour.
+ */
+function drawPointHits(world: World, s: DrawStream, o: DebugDrawOptions): void {
+  const map = world.tileMap;
+  if (!map) return;
+  const n = map.lastCollidePoints, np = map.pointsPerEntity;
+  if (n === 0 || np === 0) return;
+  const xs = map.entityX, ys = map.entityY, offsets = map.pointOffsets, hits = map.pointHits;
+  for (let pass = 0; pass < POINT_HITS.length; pass++) {
+    const name = pass === 0 ? "pointMonster" : pass === 1 ? "pointSpike" : pass === 2 ? "pointCoin" : pass === 3 ? "pointBlocked" : pass === 4 ? "pointLadder" : "pointFree";
+    style(s, DrawLayer.PointHits, colourOf(o, name), ALPHA_LINE);
+    for (let e = 0; e < n; e++) {
+      for (let p = 0; p < np; p++) {
+        const h = hits[e * np + p];
+        let first = POINT_HITS.length - 1;
+        for (let k = 0; k < POINT_HITS.length - 1; k++) if ((h & POINT_HITS[k]) !== 0) { first = k; break; }
+        if (first !== pass) continue;
+        const x = xs[e] + offsets[2 * p], y = ys[e] + offsets[2 * p + 1];
+        if (meets(x, y, x, y)) s.point(x, y);
+      }
     }
   }
 }
@@ -750,6 +820,7 @@ export function debugDraw(world: World, target: DrawStream | DebugCanvas, option
   OPTS[O_RADIUS] = options.hitRadius === undefined ? -1 : options.hitRadius;
   OPTS[O_TICK] = options.normalLength === undefined ? 8 : options.normalLength;
   OPTS[O_MASK] = options.mask === undefined ? 0xffffffff : options.mask;
+  fillBits = options.fills === undefined ? 0 : options.fills | 0;
   CLIP[0] = Math.max(VIEW[0], -FAR); CLIP[1] = Math.max(VIEW[1], -FAR); CLIP[2] = Math.min(VIEW[2], FAR); CLIP[3] = Math.min(VIEW[3], FAR);
   if (target instanceof DrawStream) {
     const before = target.count;
@@ -771,9 +842,12 @@ function checkOptions(target: DrawStream | DebugCanvas, o: DebugDrawOptions): vo
     throw new HitcoreError("INVALID_ARGUMENT", `debugDraw: target must be a DrawStream or a Canvas 2D context (canvas.getContext("2d")), got ${describe(target)}.`);
   }
   if (o === null || typeof o !== "object") throw new HitcoreError("INVALID_OPTION", `debugDraw: options must be an object, got ${describe(o)}.`);
-  const layers = o.layers, mask = o.mask, radius = o.hitRadius, tick = o.normalLength;
+  const layers = o.layers, fills = o.fills, mask = o.mask, radius = o.hitRadius, tick = o.normalLength;
   if (layers !== undefined && !(Number.isInteger(layers) && layers >= 0 && layers <= ALL_LAYERS)) {
     throw new HitcoreError("INVALID_OPTION", `debugDraw: layers must be bits 1 << DrawLayer.* (0 to ALL_LAYERS), got ${describe(layers)}.`);
+  }
+  if (fills !== undefined && !(Number.isInteger(fills) && fills >= 0 && fills <= ALL_LAYERS)) {
+    throw new HitcoreError("INVALID_OPTION", `debugDraw: fills must be bits 1 << DrawLayer.* (0 to ALL_LAYERS), got ${describe(fills)}.`);
   }
   if (mask !== undefined && !(Number.isInteger(mask) && mask >= 0 && mask <= 0xffffffff)) {
     throw new HitcoreError("INVALID_OPTION", `debugDraw: mask must be group bits below 2^32, got ${describe(mask)}.`);

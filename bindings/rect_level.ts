@@ -663,8 +663,14 @@ export class RectLevel {
       throw new HitcoreError("INVALID_COUNT", `moveProjectiles: count must be an integer in [0, ${this.caps.Q}], got ${describe(count)}. Call reserveProjectiles(n) first for more.`);
     }
     this.buildIfDirty();
-    return this.kernel.rectsMoveProjectiles(count, checkSearch("moveProjectiles", this.castSearch));
+    const hits = this.kernel.rectsMoveProjectiles(count, checkSearch("moveProjectiles", this.castSearch));
+    this.movedProjectiles = count;
+    return hits;
   }
+
+  /** Projectiles [0, n) of the last moveProjectiles(n) (0 before one): debugDraw's Projectiles layer. */
+  get lastProjectiles(): number { return this.movedProjectiles; }
+  private movedProjectiles = 0;
 
   /** Checks the quadtree and store invariants; throws CORRUPT naming the first broken one (tests, debugging). */
   validate(): void {

@@ -26,10 +26,12 @@ export type StateValue =
   | Int32Array | Uint32Array | Float64Array | Float32Array | Uint8Array
   | StateValue[] | { [key: string]: StateValue };
 
-const enum Tag { Undefined, Null, False, True, Number, String, Array, Object, I32, U32, F64, F32, U8 }
+// Value tags, one byte before each value: plain constants, which a bundler inlines (a const enum
+// compiles to an object under isolatedModules).
+const T_UNDEFINED = 0, T_NULL = 1, T_FALSE = 2, T_TRUE = 3, T_NUMBER = 4, T_STRING = 5, T_ARRAY = 6, T_OBJECT = 7, T_I32 = 8, T_U32 = 9, T_F64 = 10, T_F32 = 11, T_U8 = 12;
 
 const TYPED = [
-  [Tag.I32, Int32Array], [Tag.U32, Uint32Array], [Tag.F64, Float64Array], [Tag.F32, Float32Array], [Tag.U8, Uint8Array],
+  [T_I32, Int32Array], [T_U32, Uint32Array], [T_F64, Float64Array], [T_F32, Float32Array], [T_U8, Uint8Array],
 ] as const;
 
 let table: Int32Array | null = null;
@@ -84,13 +86,13 @@ class Writer {
   }
 
   value(v: StateValue): void {
-    if (v === undefined) return this.u8(Tag.Undefined);
-    if (v === null) return this.u8(Tag.Null);
-    if (v === false || v === true) return this.u8(v ? Tag.True : Tag.False);
-    if (typeof v === "number") { this.u8(Tag.Number); return this.f64(v); }
+    if (v === undefined) return this.u8(T_UNDEFINED);
+    if (v === null) return this.u8(T_NULL);
+    if (v === false || v === true) return this.u8(v ? T_TRUE : T_FALSE);
+    if (typeof v === "number") { this.u8(T_NUMBER); return this.f64(v); }
     if (typeof v === "string") {
       const b = new TextEncoder().encode(v);
-      this.u8(Tag.String); this.u32(b.length); return this.raw(b);
+      this.u8(T_STRING); this.u32(b.length); return this.raw(b);
     }
     for (const [tag, type] of TYPED) {
       if (v instanceof type) {
@@ -99,12 +101,12 @@ class Writer {
       }
     }
     if (Array.isArray(v)) {
-      this.u8(Tag.Array); this.u32(v.length);
+      this.u8(T_ARRAY); this.u32(v.length);
       for (const item of v) this.value(item);
       return;
     }
     const keys = Object.keys(v);
-    this.u8(Tag.Object); this.u32(keys.length);
+    this.u8(T_OBJECT); this.u32(keys.length);
     for (const k of keys) { this.value(k); this.value((v as { [key: string]: StateValue })[k]); }
   }
 }
@@ -129,23 +131,23 @@ class Reader {
     if (depth > 16) corrupt("the state nests too deeply");
     const tag = this.u8();
     switch (tag) {
-      case Tag.Undefined: return undefined;
-      case Tag.Null: return null;
-      case Tag.False: return false;
-      case Tag.True: return true;
-      case Tag.Number: return this.f64();
-      case Tag.String: {
+      case T_UNDEFINED: return undefined;
+      case T_NULL: return null;
+      case T_FALSE: return false;
+      case T_TRUE: return true;
+      case T_NUMBER: return this.f64();
+      case T_STRING: {
         const n = this.u32(); this.need(n);
         const s = new TextDecoder().decode(this.bytes.subarray(this.at, this.at + n));
         this.at += n;
         return s;
       }
-      case Tag.Array: {
+      case T_ARRAY: {
         const n = this.u32(), out: StateValue[] = [];
         for (let k = 0; k < n; k++) out.push(this.value(depth + 1));
         return out;
       }
-      case Tag.Object: {
+      case T_OBJECT: {
         const n = this.u32(), out: { [key: string]: StateValue } = Object.create(null);
         for (let k = 0; k < n; k++) {
           const key = this.value(depth + 1);

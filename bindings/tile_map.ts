@@ -621,6 +621,7 @@ export class TileMap {
     for (let k = 0; k < offsets.length; k++) this._points[k] = offsets[k];
     this.pointCount = n;
     this.header[T_POINT_COUNT] = n;
+    this.collidedEntities = 0; // the last collidePoints' output was for the offsets before
   }
 
   /**
@@ -638,8 +639,14 @@ export class TileMap {
         throw new HitcoreError("INVALID_ARGUMENT", `entity ${e} has origin (${xs[e]}, ${ys[e]}); origins must be finite and within ${MAX_TILE_COORD} tiles.`);
       }
     }
-    return this.kernel.collidePoints(n);
+    const hits = this.kernel.collidePoints(n);
+    this.collidedEntities = n;
+    return hits;
   }
+
+  /** Entities [0, n) of the last collidePoints(n), whose points pointHits holds (0 before one, and after setPoints): debugDraw's PointHits layer. */
+  get lastCollidePoints(): number { return this.collidedEntities; }
+  private collidedEntities = 0;
 
   // ---- swept boxes ------------------------------------------------------------------------
 

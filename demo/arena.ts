@@ -2,7 +2,8 @@
 // thousands of bullets fired from emitters that ricochet off all of it in one moveBodies call per
 // frame, enemies on the tile map's controllers (stepControllers) that walk the level and stop
 // bullets (firstHits), and a four-sensor player character (stepCharacters). The scene is fixtures/arena.ts, which the Node test plays too; this
-// page adds the keys, the drawing, the HUD (ms of each batched call) and Save / Load over
+// page adds the keys, the drawing (the level once through debugDraw; bullets as pixels, enemies and
+// the player as sprites each frame), the HUD (ms of each batched call) and Save / Load over
 // world.snapshot() / restore(). Publishes window.__hitcoreArena for tests/arena_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import simdWasmUrl from "../dist/hitcore-simd.wasm?url";
@@ -11,7 +12,7 @@ import {
   ARENA_EMITTERS, ARENA_HEIGHT, ARENA_TILE, ARENA_WIDTH, ArenaGame, autopilotInput,
   type ArenaClock, type ArenaSave,
 } from "../fixtures/arena.js";
-import { CharacterState, createWorld, IdKind, Input, Part, simdSupported, TileCell, type Backend } from "../bindings/browser.js";
+import { CharacterState, createWorld, debugDraw, DrawLayer, Input, Part, simdSupported, type Backend, type DebugDrawOptions } from "../bindings/browser.js";
 import { RunnerKeys } from "./input.js";
 import { element, showError } from "./page.js";
 import { PixelLayer, rgba } from "./render.js";
@@ -81,11 +82,6 @@ const HUD_INTERVAL_MS = 250;
 const MAX_ERRORS = 50;
 
 const BACKGROUND = "#0c0c14";
-const TILE_COLOUR = "#3b4160";
-const ONE_WAY_COLOUR = "#8a93c9";
-const RECT_COLOUR = "#4d6b4a";
-const POLY_COLOUR = "#2f4f8f";
-const SURFACE_COLOUR = "#5fd35f";
 const BULLET_COLOURS = [rgba(255, 79, 163), rgba(79, 227, 255)];
 const SPARK_COLOUR = rgba(255, 255, 255);
 const ENEMY_COLOUR = "#7c5cff";
@@ -294,60 +290,18 @@ function updateProbe(g: ArenaGame): void {
 
 // ---- drawing --------------------------------------------------------------------------------
 
-/** Draws the level that never moves (tiles, rect obstacles, polygons, surfaces, emitters) once; returns its pixels. */
+/** The level that never moves, through debugDraw: tiles (solid and one-way cells), rect obstacles, polygons, surfaces. */
+const LEVEL_DRAWING: DebugDrawOptions = {
+  layers: (1 << DrawLayer.Tiles) | (1 << DrawLayer.Rects) | (1 << DrawLayer.Polyhedra) | (1 << DrawLayer.Surfaces),
+  colours: { solid: 0x3b4160, oneWay: 0x8a93c9, rect: 0x4d6b4a, polyhedron: 0x2f4f8f, surface: 0x5fd35f },
+};
+
+/** Draws the level (and the emitters) once; returns its pixels, copied under the bullets each frame. */
 function drawLevel(game: ArenaGame): Uint32Array {
-  const g = ctx!, T = ARENA_TILE;
+  const g = ctx!;
   g.fillStyle = BACKGROUND;
   g.fillRect(0, 0, ARENA_WIDTH, ARENA_HEIGHT);
-  const map = game.map, cells = map.cells;
-  for (let row = 0; row < map.rows; row++) {
-    for (let col = 0; col < map.cols; col++) {
-      const c = cells[row * map.cols + col];
-      if (c & TileCell.Platform) {
-        g.fillStyle = TILE_COLOUR;
-        g.fillRect(col * T, row * T, T, T);
-        g.strokeStyle = "rgba(255, 255, 255, 0.06)";
-        g.strokeRect(col * T + 0.5, row * T + 0.5, T - 1, T - 1);
-      } else if (c & TileCell.OneWay) {
-        // A grate: solid on top only (bullets from below pass).
-        g.fillStyle = ONE_WAY_COLOUR;
-        g.fillRect(col * T, row * T, T, 3);
-        g.fillStyle = "rgba(138, 147, 201, 0.25)";
-        for (let k = 3; k < T; k += 6) g.fillRect(col * T + k, row * T + 3, 2, T - 6);
-      }
-    }
-  }
-  // The rect obstacles.
-  const level = game.level, box = new Float64Array(4);
-  g.fillStyle = RECT_COLOUR;
-  for (let k = 0; k < level.instanceCount; k++) {
-    const i = level.idAt(IdKind.Instance, k);
-    for (let r = 0, m = level.instanceRectCount(i); r < m; r++) {
-      level.worldRect(i, r, box);
-      g.fillRect(box[0], box[1], box[2] - box[0], box[3] - box[1]);
-    }
-  }
-  const platforms = game.platforms;
-  g.fillStyle = POLY_COLOUR;
-  for (let k = 0; k < platforms.polyhedronCount; k++) {
-    const p = platforms.vertices(platforms.idAt(IdKind.Polyhedron, k));
-    if (!p) continue;
-    g.beginPath();
-    g.moveTo(p[0], p[1]);
-    for (let i = 2; i < p.length; i += 2) g.lineTo(p[i], p[i + 1]);
-    g.closePath();
-    g.fill();
-  }
-  g.strokeStyle = SURFACE_COLOUR;
-  g.lineWidth = 3;
-  g.beginPath();
-  for (let k = 0; k < platforms.surfaceCount; k++) {
-    const s = platforms.surface(platforms.idAt(IdKind.Surface, k)); // x0, y0, x1, y1 at 9 .. 12
-    g.moveTo(s[9], s[10]);
-    g.lineTo(s[11], s[12]);
-  }
-  g.stroke();
-  g.lineWidth = 1;
+  debugDraw(game.world, g, LEVEL_DRAWING);
   g.strokeStyle = "#ffffff";
   for (let i = 0; i < ARENA_EMITTERS.length; i += 2) {
     g.beginPath();

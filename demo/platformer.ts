@@ -1,6 +1,6 @@
 // The platformer pages (surfaces.html: seed 000's level; polyhedra.html: seed 001's level): the
-// seed's ball played with the arrow keys (left / right accelerate, up jumps), drawn as in the seed,
-// with an overlay of the hit regions and a "rain" mode that drops thousands of balls on the level.
+// seed's ball played with the arrow keys (left / right accelerate, up jumps), drawn by debugDraw in
+// the seed's colours, with an overlay of the hit regions and a "rain" mode that drops thousands of balls on the level.
 // The seeds' levels are y-up; they are turned over (flipY) as they load, and everything is drawn
 // y-down, straight onto the canvas.
 // One `platforms.step(dt)` per frame moves every ball; the HUD reports what it costs, as the
@@ -174,7 +174,7 @@ export function runPlatformer(level: LevelKind): void {
       // On the ground: a surface's region holds the ball, or a polyhedron is just below it.
       const onGround = level === "surfaces" ? p.touchingSurfaces(x, y, PLATFORMER.radius) > 0 : p.polyhedraAt(x, y + 1, PLATFORMER.radius) > 0;
       const r0 = performance.now();
-      draw(s.world, p, s.rain, player);
+      draw(s.world, p, player);
       const r1 = performance.now();
       collisionTimes.push(now, t1 - t0);
       renderTimes.push(now, r1 - r0);
@@ -199,58 +199,27 @@ export function runPlatformer(level: LevelKind): void {
     }
   }
 
-  const regionOptions: DebugDrawOptions = {
-    layers: 1 << DrawLayer.HitRegions, hitRadius: PLATFORMER.radius, camera: { x: view.ox, y: view.oy, scale: view.scale }, colours: { hitRegion: 0xff5a5a },
-  };
-  const sx = (x: number) => (x - view.ox) * view.scale;
-  const sy = (y: number) => (y - view.oy) * view.scale;
+  // The level through debugDraw in the seed's colours (white surfaces, azure polyhedra), the rain's
+  // balls filled, and the hit regions for the player's radius (the platforms' maxRadius) when ticked.
+  const levelLayers = (1 << DrawLayer.Surfaces) | (1 << DrawLayer.Polyhedra) | (1 << DrawLayer.Balls);
+  const drawing = {
+    layers: levelLayers,
+    fills: 1 << DrawLayer.Balls,
+    hitRadius: PLATFORMER.radius,
+    camera: { x: view.ox, y: view.oy, scale: view.scale },
+    colours: { surface: 0xffffff, polyhedron: 0xf0ffff, ball: 0x6fa8ff, hitRegion: 0xff5a5a },
+  } satisfies DebugDrawOptions;
 
-  function draw(world: World, p: Platforms, rain: PlatformRain | null, player: number): void {
+  function draw(world: World, p: Platforms, player: number): void {
     ctx!.fillStyle = "#000";
     ctx!.fillRect(0, 0, W, H);
-    if (overlayInput.checked) drawRegions(world);
-    if (level === "surfaces") {
-      // The seed's drawLevel: white lines.
-      ctx!.strokeStyle = "#fff";
-      ctx!.lineWidth = 1;
-      ctx!.beginPath();
-      for (let i = 0; i < LEVEL.length; i += 4) {
-        ctx!.moveTo(sx(LEVEL[i]), sy(LEVEL[i + 1]));
-        ctx!.lineTo(sx(LEVEL[i + 2]), sy(LEVEL[i + 3]));
-      }
-      ctx!.stroke();
-    } else {
-      // The seed's background: azure filled polygons.
-      ctx!.fillStyle = "#f0ffff";
-      for (const poly of DATA) {
-        ctx!.beginPath();
-        for (let i = 0; i < poly.length; i += 2) ctx!.lineTo(sx(poly[i]), sy(poly[i + 1]));
-        ctx!.closePath();
-        ctx!.fill();
-      }
-    }
-    if (rain) {
-      const x = p.x, y = p.y, r = p.radius;
-      ctx!.fillStyle = "#6fa8ff";
-      ctx!.beginPath();
-      for (let i = rain.first; i < rain.first + rain.count; i++) {
-        const cx = sx(x[i]), cy = sy(y[i]);
-        if (cx < -10 || cx > W + 10 || cy < -10 || cy > H + 10) continue;
-        ctx!.moveTo(cx + r[i], cy);
-        ctx!.arc(cx, cy, r[i] * view.scale, 0, 2 * Math.PI);
-      }
-      ctx!.fill();
-    }
-    // The seed's drawPlayer: a rose solid circle.
+    drawing.layers = levelLayers | (overlayInput.checked ? 1 << DrawLayer.HitRegions : 0);
+    debugDraw(world, ctx!, drawing);
+    // The seed's drawPlayer: a rose solid circle, over its ball.
     ctx!.fillStyle = "#ff007f";
     ctx!.beginPath();
-    ctx!.arc(sx(p.x[player]), sy(p.y[player]), PLATFORMER.radius * view.scale, 0, 2 * Math.PI);
+    ctx!.arc((p.x[player] - view.ox) * view.scale, (p.y[player] - view.oy) * view.scale, PLATFORMER.radius * view.scale, 0, 2 * Math.PI);
     ctx!.fill();
-  }
-
-  /** The hit regions for the player's radius (the platforms' maxRadius): each surface's trapezium, each polyhedron with its faces moved out by r. */
-  function drawRegions(world: World): void {
-    debugDraw(world, ctx!, regionOptions);
   }
 
   function showHud(p: Platforms): void {

@@ -1,7 +1,7 @@
 // The rectangle-level demo: a level built from prefab pieces (stairs, lumpy land, poles, floors),
 // a playable four-sensor character and walking enemies stepped in one call per frame, the
-// quadtree culling what is drawn, and a fast ball between thin paddles moved by the
-// anti-tunneling projectile step. Publishes window.__hitcoreRects for tests/rect_level_browser.test.ts.
+// quadtree's culling query finding what is on screen (debugDraw draws the level culled to the same
+// box), and a fast ball between thin paddles moved by the anti-tunneling projectile step. Publishes window.__hitcoreRects for tests/rect_level_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { lumpyRects, poleRects, stairsRects } from "../fixtures/rect_levels.js";
 import {
@@ -74,8 +74,6 @@ const collisionTimes = new SampleWindow();
 const renderTimes = new SampleWindow();
 const frameTimes = new SampleWindow();
 const keys = { left: false, right: false, jump: false };
-const box = new Float64Array(4);
-const rect = new Float64Array(4);
 const stepStats = new Int32Array(5);
 const cullStats = new Int32Array(5);
 
@@ -195,7 +193,7 @@ function frame(now: number): void {
     const r0 = performance.now();
     const visible = level.queryBox(camX, 0, camX + W, H);
     level.statsInto(cullStats);
-    draw(level, s, camX, visible);
+    draw(s, camX);
     const r1 = performance.now();
 
     collisionTimes.push(now, t1 - t0);
@@ -223,52 +221,22 @@ function frame(now: number): void {
   }
 }
 
-function draw(level: RectLevel, s: Sim, camX: number, visible: number): void {
+/**
+ * The level through debugDraw, culled to the camera: prefab rects solid and master boxes faintly,
+ * the characters and the ball filled, and the quadtree and sensor overlays when ticked.
+ */
+function draw(s: Sim, camX: number): void {
   const g = ctx!;
   g.fillStyle = "#0c0c14";
   g.fillRect(0, 0, W, H);
-  // The overlays are debugDraw's quadtree and sensor layers, through the same camera.
-  overlay.camera.x = Math.round(camX);
-  if (treeInput.checked) {
-    overlay.layers = 1 << DrawLayer.Quadtree;
-    debugDraw(s.world, g, overlay);
-  }
-  g.save();
-  g.translate(-Math.round(camX), 0);
-  // Only what the culling query found: master boxes faintly, collision rects solid.
-  const found = level.results;
-  for (let k = 0; k < visible; k++) {
-    const i = level.idAt(IdKind.Instance, found[k]);
-    level.instanceBox(i, box);
-    g.strokeStyle = "rgba(255, 255, 255, 0.12)";
-    g.strokeRect(box[0], box[1], box[2] - box[0], box[3] - box[1]);
-    g.fillStyle = "#4d6b4a";
-    for (let r = 0, m = level.instanceRectCount(i); r < m; r++) {
-      level.worldRect(i, r, rect);
-      g.fillRect(rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]);
-    }
-  }
-  // Characters (their four sensors after the ball, through debugDraw).
-  for (let c = 0; c < level.characterCount; c++) {
-    if (level.charKind[c] === 0) continue;
-    const x = level.charX[c], y = level.charY[c], w = level.charW[c], h = level.charH[c];
-    g.fillStyle = c === s.player ? "#f2c14e" : "#d9534f";
-    g.fillRect(x, y, w, h);
-  }
-  // The ball.
-  g.fillStyle = "#ffffff";
-  g.beginPath();
-  g.arc(level.projX[0], level.projY[0], BALL_R, 0, 2 * Math.PI);
-  g.fill();
-  g.restore();
-  if (sensorsInput.checked) {
-    overlay.layers = 1 << DrawLayer.Sensors;
-    debugDraw(s.world, g, overlay);
-  }
+  drawing.camera.x = Math.round(camX);
+  drawing.layers = LEVEL_LAYERS | (treeInput.checked ? 1 << DrawLayer.Quadtree : 0) | (sensorsInput.checked ? 1 << DrawLayer.Sensors : 0);
+  debugDraw(s.world, g, drawing);
 }
 
-/** debugDraw's options for the overlays: the layer and the camera's x change each frame. */
-const overlay = { layers: 0, camera: { x: 0, y: 0, scale: 1 } };
+const LEVEL_LAYERS = (1 << DrawLayer.Rects) | (1 << DrawLayer.MasterBoxes) | (1 << DrawLayer.Characters) | (1 << DrawLayer.Projectiles);
+/** debugDraw's options: the layers and the camera's x change each frame. */
+const drawing = { layers: LEVEL_LAYERS, fills: (1 << DrawLayer.Characters) | (1 << DrawLayer.Projectiles), camera: { x: 0, y: 0, scale: 1 } };
 
 function showHud(level: RectLevel): void {
   const p = probe;

@@ -1,12 +1,12 @@
 // The Tiled page: two maps as the editor saves them, loaded with loadTiledMap from hitcore/tiled
 // (the TMX through the browser's DOMParser; the external tileset and templates through an async
-// resolver; zlib and gzip layers through DecompressionStream), drawn as cells, rectangles and
-// the convex parts their polygons became, with a rain of balls on one Platforms store holding the
-// objects and the platform cells (merged into row runs) as polyhedra. Publishes
+// resolver; zlib and gzip layers through DecompressionStream) into one world: the cells as its tile
+// map, the rectangles and polygons as polyhedra (polygons split into convex parts), the polylines
+// as surfaces, with a rain of balls on them all, drawn by debugDraw. Publishes
 // window.__hitcoreTiled for tests/tiled_browser.test.ts.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { PlatformRain } from "../fixtures/platform_levels.js";
-import { addLevelObjects, createWorld, TileCell, type Backend, type Platforms } from "../bindings/browser.js";
+import { addLevelObjects, createWorld, debugDraw, DrawLayer, type Backend, type DebugDrawOptions, type Platforms, type World } from "../bindings/browser.js";
 import { loadTiledMap, type TiledMap } from "../bindings/tiled_load.js";
 import { SampleWindow } from "./samples.js";
 import { element, showError } from "./page.js";
@@ -71,13 +71,10 @@ window.addEventListener("error", (e) => showError(probe.errors, hud, e.error ?? 
 window.addEventListener("unhandledrejection", (e) => showError(probe.errors, hud, e.reason));
 
 interface Scene {
+  world: World;
   map: TiledMap;
   platforms: Platforms;
   rain: PlatformRain;
-  /** Polyhedron handles of the objects (drawn outlined; the cells' are drawn filled by the cells). */
-  objectParts: number[];
-  /** Surface handles of the polyline objects (drawn as lines). */
-  objectSurfaces: number[];
 }
 
 let scene: Scene | null = null;
@@ -101,88 +98,39 @@ async function load(name: string, backend: Backend): Promise<void> {
   });
   const loadMs = performance.now() - t0;
   const T = map.tileSize;
-  const platforms = (await createWorld({ backend, wasm: backend === "wasm" ? wasmUrl : undefined })).addPlatforms({ maxRadius: 6, ballCapacity: BALLS });
+  const world = await createWorld({ backend, wasm: backend === "wasm" ? wasmUrl : undefined });
+  // The cells as the world's tile map, which the balls meet as boxes (no floor below the last row:
+  // balls that fall out are rained again); the objects on the platforms. Cells, objects and balls
+  // share Tiled's y-down pixels: row r spans r T .. (r + 1) T.
+  world.addTileMap({ tiled: map, solidFloor: false });
+  const platforms = world.addPlatforms({ maxRadius: 6, ballCapacity: BALLS });
   const loaded = addLevelObjects(map, { platforms });
   const objectParts = [...loaded.polygonParts.flat(), ...loaded.rectPolyhedra];
   const objectSurfaces = loaded.polylineSurfaces.flat();
   const width = map.cols * T, height = map.rows * T;
-  // Platform and one-way cells as boxes, merged into runs along each row. The cells, the objects and
-  // the platforms share Tiled's y-down pixels: row r spans r T .. (r + 1) T.
-  for (let row = 0; row < map.rows; row++) {
-    const top = row * T;
-    for (let col = 0; col < map.cols;) {
-      if (!(map.cells[row * map.cols + col] & (TileCell.Platform | TileCell.OneWay))) { col++; continue; }
-      const start = col;
-      while (col < map.cols && map.cells[row * map.cols + col] & (TileCell.Platform | TileCell.OneWay)) col++;
-      platforms.addPolygon([start * T, top, col * T, top, col * T, top + T, start * T, top + T]);
-    }
-  }
   const rain = new PlatformRain(platforms, BALLS, [0, 0, width, height], 7, 2, 4);
-  if (mine !== generation) return; // another map was picked meanwhile
-  scene = { map, platforms, rain, objectParts, objectSurfaces };
+  if (mine !== generation) return world.dispose(); // another map was picked meanwhile
+  scene?.world.dispose();
+  drawing.camera.scale = Math.min(canvas.width / width, canvas.height / height);
+  scene = { world, map, platforms, rain };
   Object.assign(probe, {
     map: name, backend, loadMs, cols: map.cols, rows: map.rows, cellsSet: map.cells.filter((c) => c !== 0).length, monsters: map.monsters.length / 3,
     rects: map.rects.length / 4, polygons: map.polygons.length, parts: objectParts.length, surfaces: objectSurfaces.length, properties: map.properties, balls: platforms.ballCount, frames: 0, ready: true,
   });
 }
 
-const CELL_COLOURS: [number, string][] = [
-  [TileCell.Platform, "#3b4a7a"], [TileCell.OneWay, "#4f6f4f"], [TileCell.Ladder, "#7a5a2a"], [TileCell.Coin, "#c9a227"], [TileCell.Spike, "#9a3040"],
-];
+/** debugDraw's layers and colours for the page: the cells and monsters, the objects' polyhedra and surfaces, the balls filled. */
+const drawing = {
+  layers: (1 << DrawLayer.Tiles) | (1 << DrawLayer.Polyhedra) | (1 << DrawLayer.Surfaces) | (1 << DrawLayer.Balls),
+  fills: 1 << DrawLayer.Balls,
+  camera: { x: 0, y: 0, scale: 1 },
+  colours: { solid: 0x3b4a7a, oneWay: 0x8fbf8f, ladder: 0xa0784b, coin: 0xc9a227, spike: 0x9a3040, monster: 0xd04ad0, polyhedron: 0x2f5f7f, surface: 0xffd25a, ball: 0xf2f2f2 },
+} satisfies DebugDrawOptions;
 
 function draw(s: Scene): void {
-  const { map, platforms } = s;
-  const T = map.tileSize;
-  const scale = Math.min(canvas.width / (map.cols * T), canvas.height / (map.rows * T));
   ctx.fillStyle = "#0c0c14";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.save();
-  ctx.scale(scale, scale);
-  for (let row = 0; row < map.rows; row++) {
-    for (let col = 0; col < map.cols; col++) {
-      const c = map.cells[row * map.cols + col];
-      if (c === 0) continue;
-      const colour = CELL_COLOURS.find(([flag]) => c & flag);
-      if (colour === undefined) continue;
-      ctx.fillStyle = colour[1];
-      const inset = c & TileCell.Coin ? T / 4 : 0;
-      ctx.fillRect(col * T + inset, row * T + inset, T - 2 * inset, T - 2 * inset);
-    }
-  }
-  for (let m = 0; m < map.monsters.length; m += 3) {
-    ctx.fillStyle = "#d04ad0";
-    ctx.beginPath();
-    ctx.arc((map.monsters[m] + 0.5) * T, (map.monsters[m + 1] + 0.5) * T, T * 0.4, 0, 2 * Math.PI);
-    ctx.fill();
-  }
-  ctx.lineWidth = 1 / scale;
-  for (const id of s.objectParts) {
-    const v = platforms.vertices(id);
-    if (v === null) continue;
-    ctx.beginPath();
-    for (let i = 0; i < v.length; i += 2) ctx.lineTo(v[i], v[i + 1]); // y-down, as the canvas and the cells
-    ctx.closePath();
-    ctx.fillStyle = "rgba(90, 200, 255, 0.18)";
-    ctx.fill();
-    ctx.strokeStyle = "#5ac8ff";
-    ctx.stroke();
-  }
-  ctx.strokeStyle = "#ffd25a";
-  for (const id of s.objectSurfaces) {
-    const S = platforms.surface(id); // ends at 9 .. 12
-    ctx.beginPath();
-    ctx.moveTo(S[9], S[10]);
-    ctx.lineTo(S[11], S[12]);
-    ctx.stroke();
-  }
-  ctx.fillStyle = "#f2f2f2";
-  const x = platforms.x, y = platforms.y, r = platforms.radius;
-  for (let i = 0; i < platforms.ballCount; i++) {
-    ctx.beginPath();
-    ctx.arc(x[i], y[i], r[i], 0, 2 * Math.PI);
-    ctx.fill();
-  }
-  ctx.restore();
+  debugDraw(s.world, ctx, drawing);
 }
 
 let last = performance.now();

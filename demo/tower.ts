@@ -1,10 +1,12 @@
-// The tower demo (flat view): the tower seed's level on a TileMap, the player as a platformer
-// controller stepped by one kernel call per frame, monsters patrolling through the map's cell
-// lists, and the player's ten collision points looked up by a second call and drawn as an overlay.
+// The tower demo (a flat view, and the rotating tower): the tower seed's level on a TileMap, the
+// player as a platformer controller stepped by one kernel call per frame, monsters patrolling
+// through the map's cell lists, and the player's ten collision points looked up by a second call
+// and drawn as an overlay. The map and the points are debugDraw's; the player is the page's sprite.
 import wasmUrl from "../dist/hitcore.wasm?url";
 import { SEED_TOWER } from "../fixtures/tile_maps.js";
 import {
-  type Backend, createWorld, IdKind, Input, seedCollisionPoints, TileCell, TileEvent, TileHit, type TileMap,
+  type Backend, createWorld, debugDraw, DRAW_HEADER, DrawLayer, DrawOp, DrawStream, drawStream, IdKind, Input, recordLength, seedCollisionPoints, TileCell, TileEvent,
+  type DebugDrawOptions, type TileMap, type World,
 } from "../bindings/browser.js";
 import { CI_HURTING, CTL_I_FIELDS } from "../layout/tiles.js";
 import { SampleWindow } from "./samples.js";
@@ -15,7 +17,6 @@ const MAX_DT = 1 / 20;
 const HUD_INTERVAL_MS = 250;
 const MAX_ERRORS = 50;
 const POINTS = seedCollisionPoints(T, 2 * T, T); // the controller's ten, for the overlay
-const SHIFTS = [-1, 0, 1]; // wrapped copies of a monster
 
 /** What the page publishes for the browser test (tests/tile_map_browser.test.ts). */
 export interface TowerProbe {
@@ -81,6 +82,7 @@ window.addEventListener("keyup", (e) => {
 });
 
 interface Sim {
+  world: World;
   map: TileMap;
   player: number;
   /** Monster spawn x and phase, for the patrol. */
@@ -111,13 +113,15 @@ async function start(backend: Backend): Promise<void> {
   const mine = ++generation;
   probe.ready = false;
   try {
-    const map = (await createWorld({ backend, wasm: wasmUrl })).addTileMap({ ascii: SEED_TOWER, tileSize: T, wrap: true, monsterSize: 24 });
-    if (mine !== generation) return;
+    const world = await createWorld({ backend, wasm: wasmUrl });
+    const map = world.addTileMap({ ascii: SEED_TOWER, tileSize: T, wrap: true, monsterSize: 24 });
+    if (mine !== generation) return world.dispose();
+    sim?.world.dispose();
     const player = map.addController(T / 2, map.height); // on the floor below the map
     map.setPoints(POINTS);
     const home = new Float64Array(2 * map.monsterCount);
     for (let m = 0; m < map.monsterCount; m++) { home[2 * m] = map.monsterBoxes[4 * m]; home[2 * m + 1] = m * 1.7; }
-    sim = { map, player, home, time: 0 };
+    sim = { world, map, player, home, time: 0 };
     prevX = map.controllerX(player);
     Object.assign(probe, { ready: true, backend, frames: 0, score: 0, hits: 0, seams: 0 });
     collisionTimes.clear();
@@ -167,7 +171,7 @@ function frame(now: number): void {
     frameTimes.push(now, 0);
     if (Math.abs(x - prevX) > map.width / 2) probe.seams++;
     prevX = x;
-    draw(map, x, y);
+    draw(s.world, map, x, y);
     probe.frames++;
     probe.x = x;
     probe.y = y;
@@ -203,8 +207,14 @@ let camX = 0;
 let towerAngle = 0; // radians per world unit
 const TOWER_RADIUS = 200;
 
+let camY = 0;
+
 function screenX(x: number): number {
   return towerView ? canvas.width / 2 + TOWER_RADIUS * Math.sin((x - camX) * towerAngle) : x - camX;
+}
+
+function sy(y: number): number {
+  return y - camY;
 }
 
 /** On the tower, only the front half faces the camera. */
@@ -212,15 +222,28 @@ function facing(x: number): boolean {
   return !towerView || Math.cos((x - camX) * towerAngle) > 0.05;
 }
 
-function draw(map: TileMap, px: number, py: number): void {
+// What is drawn each frame: the map's cells and monsters, and the points of the frame's
+// collidePoints (each in the colour of what it hit) when ticked, as debugDraw's streams over the
+// rows on screen and every column; the flat view replays them through a camera (once more either
+// side of the map where it wraps into view), the tower view through its projection.
+const TILES = {
+  layers: 1 << DrawLayer.Tiles,
+  colours: { solid: 0x5a6b9a, ladder: 0xc08a3e, coin: 0xf3c623, spike: 0xff5050, monster: 0xd2436b },
+  view: { x: 0, y: 0, width: 0, height: 0 },
+} satisfies DebugDrawOptions;
+const POINT_HITS = { layers: 1 << DrawLayer.PointHits, view: TILES.view } satisfies DebugDrawOptions;
+const tileStream = new DrawStream();
+const pointStream = new DrawStream();
+const flatCamera = { x: 0, y: 0, scale: 1 };
+
+function draw(world: World, map: TileMap, px: number, py: number): void {
   const W = canvas.width, H = canvas.height, worldW = map.width;
   towerView = towerInput.checked;
   towerAngle = (2 * Math.PI) / worldW;
   // Camera: the player in the middle (flat) or in front (tower); the world is y-down like the screen,
   // camY the world y at the screen's top edge.
   camX = towerView ? px : px - W / 2;
-  const camY = Math.max(-T, Math.min(map.height + T - H, py - T - H / 2)); // a row of ground below the bottom row
-  const sy = (y: number) => y - camY;
+  camY = Math.max(-T, Math.min(map.height + T - H, py - T - H / 2)); // a row of ground below the bottom row
   const ground = sy(map.height);
   ctx.fillStyle = "#0c0c14";
   ctx.fillRect(0, 0, W, H);
@@ -228,50 +251,75 @@ function draw(map: TileMap, px: number, py: number): void {
   if (towerView) ctx.fillRect(W / 2 - TOWER_RADIUS, ground, 2 * TOWER_RADIUS, H - ground);
   else ctx.fillRect(0, ground, W, H - ground); // the ground below the bottom row
   if (towerView) { ctx.fillStyle = "#15152a"; ctx.fillRect(W / 2 - TOWER_RADIUS, 0, 2 * TOWER_RADIUS, ground); }
-  const c0 = towerView ? Math.floor((camX - worldW / 2) / T) : Math.floor(camX / T);
-  const c1 = towerView ? Math.ceil((camX + worldW / 2) / T) : Math.ceil((camX + W) / T);
-  const r0 = Math.max(0, Math.floor(camY / T)), r1 = Math.min(map.rows - 1, Math.ceil((camY + H) / T));
-  for (let r = r0; r <= r1; r++) {
-    for (let c = c0; c <= c1; c++) {
-      const f = map.cellAt(c, r); // columns wrap
-      if (!f || !facing((c + 0.5) * T)) continue;
-      const x = screenX(c * T), x1 = screenX((c + 1) * T), w = x1 - x, y = sy(r * T);
-      if (f & TileCell.Platform) { ctx.fillStyle = "#5a6b9a"; ctx.fillRect(x, y, w, T); ctx.strokeStyle = "#3d4a70"; ctx.strokeRect(x + 0.5, y + 0.5, w - 1, T - 1); }
-      if (f & TileCell.Ladder) {
-        const a = x + w / 4, b = x + (3 * w) / 4;
-        ctx.strokeStyle = "#c08a3e"; ctx.lineWidth = 3;
-        ctx.beginPath(); ctx.moveTo(a, y); ctx.lineTo(a, y + T); ctx.moveTo(b, y); ctx.lineTo(b, y + T);
-        for (let k = 4; k < T; k += 9) { ctx.moveTo(a, y + k); ctx.lineTo(b, y + k); }
-        ctx.stroke(); ctx.lineWidth = 1;
-      }
-      if (f & TileCell.Coin) { ctx.fillStyle = "#f3c623"; ctx.beginPath(); ctx.ellipse(x + w / 2, y + T / 2, Math.max(1, w / 4), T / 4, 0, 0, Math.PI * 2); ctx.fill(); }
-    }
-  }
-  // Monsters, drawn at every wrapped copy that is on screen.
-  const mb = map.monsterBoxes;
-  ctx.fillStyle = "#d2436b";
-  for (let m = 0; m < map.monsterCount; m++) {
-    for (const shift of SHIFTS) {
-      const left = mb[4 * m] + shift * worldW;
-      if (!facing(left + mb[4 * m + 2] / 2)) continue;
-      const x = screenX(left), x1 = screenX(left + mb[4 * m + 2]);
-      if (x1 > -T && x < W + T) ctx.fillRect(x, sy(mb[4 * m + 1]), x1 - x, mb[4 * m + 3]);
-    }
-  }
-  // The player: a T x 2T box standing on its origin, the middle of its feet.
+  const view = TILES.view;
+  view.x = -T; view.y = camY; view.width = worldW + 2 * T; view.height = H;
+  debugDraw(world, tileStream, TILES);
+  replay(tileStream, worldW);
+  // The player (a sprite, flashing while hurt): a T x 2T box standing on its origin, the middle of its feet.
   const hurting = map.controllerInts[CTL_I_FIELDS * 0 + CI_HURTING] > 0;
   ctx.fillStyle = hurting && probe.frames % 8 < 4 ? "#ffffff" : "#5fd3a5";
   const pl = screenX(px - T / 2);
   ctx.fillRect(pl, sy(py - 2 * T), screenX(px + T / 2) - pl, 2 * T);
   probe.pointsDrawn = 0;
   if (pointsInput.checked) {
-    const pts = POINTS;
-    for (let p = 0; p < 10; p++) {
-      const h = map.pointHits[p];
-      ctx.fillStyle = h & TileHit.Monster ? "#ff4df0" : h & TileHit.Coin ? "#ffe14d" : h & TileHit.Blocked ? "#ff4d4d" : h & TileHit.Ladder ? "#4dff7a" : "#ffffff";
-      ctx.fillRect(screenX(px + pts[2 * p]) - 2, sy(py + pts[2 * p + 1]) - 2, 4, 4);
-      probe.pointsDrawn++;
+    probe.pointsDrawn = debugDraw(world, pointStream, POINT_HITS);
+    replay(pointStream, worldW);
+  }
+}
+
+/** Draws a stream in the current view: flat through the camera, at each wrapped copy on screen; or on the tower. */
+function replay(stream: DrawStream, worldW: number): void {
+  if (towerView) return drawOnTower(stream);
+  flatCamera.y = camY;
+  for (let shift = -1; shift <= 1; shift++) {
+    flatCamera.x = camX - shift * worldW;
+    if (camX + canvas.width >= shift * worldW - T && camX <= (shift + 1) * worldW + T) drawStream(stream, ctx, flatCamera);
+  }
+}
+
+/** CSS colours by 0xRRGGBB << 8 | alpha in 1/255ths, made once each. */
+const cssColours = new Map<number, string>();
+function cssOf(colour: number, alpha: number): string {
+  const a = Math.round(alpha * 255), key = colour * 256 + a;
+  let css = cssColours.get(key);
+  if (css === undefined) cssColours.set(key, (css = `rgba(${(colour >> 16) & 255}, ${(colour >> 8) & 255}, ${colour & 255}, ${a / 255})`));
+  return css;
+}
+
+/**
+ * Replays a stream on the rotating tower: x through screenX (round the cylinder), y through sy;
+ * shapes whose middle faces away are left out. Rects stay rects between their projected edges,
+ * circles become ellipses as narrow as the cylinder makes them.
+ */
+function drawOnTower(stream: DrawStream): void {
+  const d = stream.data;
+  for (let at = 0; at < stream.length; at += recordLength(d, at)) {
+    const op = d[at], p = at + DRAW_HEADER, style = cssOf(d[at + 2], d[at + 3]);
+    const fill = op === DrawOp.FillRect || op === DrawOp.FillCircle || op === DrawOp.FillPolygon || op === DrawOp.Point;
+    ctx.fillStyle = style;
+    ctx.strokeStyle = style;
+    ctx.beginPath();
+    if (op === DrawOp.Point) {
+      if (!facing(d[p])) continue;
+      ctx.rect(screenX(d[p]) - 2, sy(d[p + 1]) - 2, 4, 4);
+    } else if (op === DrawOp.Rect || op === DrawOp.FillRect) {
+      const x = d[p], w = d[p + 2];
+      if (!facing(x + w / 2)) continue;
+      const x0 = screenX(x);
+      ctx.rect(x0, sy(d[p + 1]), screenX(x + w) - x0, d[p + 3]);
+    } else if (op === DrawOp.Circle || op === DrawOp.FillCircle) {
+      const x = d[p], r = d[p + 2];
+      if (!facing(x)) continue;
+      ctx.ellipse(screenX(x), sy(d[p + 1]), Math.max(1, Math.abs(screenX(x + r) - screenX(x))), r, 0, 0, 2 * Math.PI);
+    } else {
+      // A line (two corners) or a polygon (n corners, closed).
+      const polygon = op === DrawOp.Polygon || op === DrawOp.FillPolygon, n = polygon ? d[p] : 2, q = polygon ? p + 1 : p;
+      if (!facing(d[q])) continue;
+      for (let i = 0; i < n; i++) ctx.lineTo(screenX(d[q + 2 * i]), sy(d[q + 2 * i + 1]));
+      if (polygon) ctx.closePath();
     }
+    if (fill) ctx.fill();
+    else ctx.stroke();
   }
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ALL_LAYERS, CharacterKind, ContactType, ControllerKind, DEFAULT_COLOURS, DEFAULT_GROUP_COLOURS, DRAW_HEADER, debugDraw,
-  DrawLayer, DrawOp, DrawStream, drawStream, IdKind, Kind, Mirror, Part, seedCollisionPoints, Sweep, TileCell, type DebugCanvas, type World,
+  DrawLayer, DrawOp, DrawStream, drawStream, IdKind, Kind, Mirror, Part, seedCollisionPoints, Sweep, TileCell, TileHit, type DebugCanvas, type World,
 } from "../bindings/node.js";
 import { everyPart, newWorld, refusal } from "./support.js";
 
@@ -247,6 +247,60 @@ describe("debugDraw: the stream of each part", () => {
     sameSet(layer(world, DrawLayer.CollisionPoints), points);
   });
 
+  it("point hits: each point of the last collidePoints, in the colour of the first thing it hit (monster, spike, coin, solid, ladder)", async () => {
+    const world = await everyPart();
+    const map = world.tileMap!, np = map.pointsPerEntity, hits = map.pointHits, offsets = map.pointOffsets;
+    const order: [number, number][] = [[TileHit.Monster, DEFAULT_COLOURS.pointMonster], [TileHit.Spike, DEFAULT_COLOURS.pointSpike], [TileHit.Coin, DEFAULT_COLOURS.pointCoin],
+      [TileHit.Blocked | TileHit.OneWay, DEFAULT_COLOURS.pointBlocked], [TileHit.Ladder, DEFAULT_COLOURS.pointLadder]];
+    const want = [];
+    for (let e = 0; e < map.lastCollidePoints; e++) {
+      for (let p = 0; p < np; p++) {
+        const h = hits[e * np + p], colour = order.find(([bits]) => (h & bits) !== 0)?.[1] ?? DEFAULT_COLOURS.pointFree;
+        want.push(prim(DrawOp.Point, colour, map.entityX[e] + offsets[2 * p], map.entityY[e] + offsets[2 * p + 1]));
+      }
+    }
+    expect(want).toHaveLength(4 * np);
+    expect(new Set(want.map((p) => p.colour)).size).toBeGreaterThanOrEqual(5); // the scene reaches most colours
+    sameSet(layer(world, DrawLayer.PointHits), want);
+    // New offsets make the last output stale: nothing is drawn until the next collidePoints.
+    map.setPoints([0, 0]);
+    expect(map.lastCollidePoints).toBe(0);
+    expect(layer(world, DrawLayer.PointHits)).toEqual([]);
+    map.collidePoints(1);
+    expect(layer(world, DrawLayer.PointHits).map((p) => p.args)).toEqual([[map.entityX[0], map.entityY[0]]]);
+  });
+
+  it("projectiles: each of the last moveProjectiles as a circle (a point at radius 0), where it ended", async () => {
+    const world = await everyPart();
+    const level = world.rectLevel!, x = level.projX, y = level.projY, r = level.projR, want = [];
+    for (let k = 0; k < level.lastProjectiles; k++) {
+      want.push(r[k] > 0 ? prim(DrawOp.Circle, DEFAULT_COLOURS.projectile, x[k], y[k], r[k]) : prim(DrawOp.Point, DEFAULT_COLOURS.projectile, x[k], y[k]));
+    }
+    expect(want.map((p) => p.op)).toEqual([DrawOp.Circle, DrawOp.Point]);
+    sameSet(layer(world, DrawLayer.Projectiles), want);
+    level.moveProjectiles(1);
+    expect(layer(world, DrawLayer.Projectiles)).toHaveLength(1);
+    level.moveProjectiles(0);
+    expect(layer(world, DrawLayer.Projectiles)).toEqual([]);
+  });
+
+  it("fills: the layers in options.fills have their outlines filled, other layers and lines unchanged", async () => {
+    const world = await everyPart();
+    const outlined: number[] = [DrawOp.Rect, DrawOp.Circle, DrawOp.Polygon], filled: number[] = [DrawOp.FillRect, DrawOp.FillCircle, DrawOp.FillPolygon];
+    for (const l of Object.values(DrawLayer)) {
+      const plain = layer(world, l), other = layer(world, l, { fills: ALL_LAYERS & ~(1 << l) }), mine = layer(world, l, { fills: 1 << l });
+      expect(other).toEqual(plain);
+      expect(mine).toHaveLength(plain.length);
+      for (let k = 0; k < plain.length; k++) {
+        const i = outlined.indexOf(plain[k].op);
+        expect(mine[k]).toEqual(i < 0 ? plain[k] : { ...plain[k], op: filled[i] });
+      }
+    }
+    const sensors = layer(world, DrawLayer.Sensors, { fills: 1 << DrawLayer.Sensors });
+    expect(sensors.length).toBeGreaterThan(0);
+    expect(sensors.every((p) => p.op === DrawOp.FillRect)).toBe(true);
+  });
+
   it("casts: the last single cast's path and shapes with its hit normal, and every cast of the last castMany", async () => {
     const world = await newWorld("wasm-scalar");
     const level = world.addRectLevel();
@@ -447,7 +501,7 @@ describe("debugDraw: the canvas target", () => {
     const s = new DrawStream();
     debugDraw(world, s);
     const n = s.count;
-    for (const bad of [{ layers: 1.5 }, { layers: -1 }, { layers: ALL_LAYERS + 1 }, { mask: 2 ** 32 }, { hitRadius: -1 }, { hitRadius: NaN }, { normalLength: Infinity },
+    for (const bad of [{ layers: 1.5 }, { layers: -1 }, { layers: ALL_LAYERS + 1 }, { fills: ALL_LAYERS + 1 }, { fills: 0.5 }, { mask: 2 ** 32 }, { hitRadius: -1 }, { hitRadius: NaN }, { normalLength: Infinity },
       { camera: { scale: 0 } }, { camera: { x: NaN } }, { view: { x: 0, y: 0, width: -1, height: 10 } }, { view: { x: 0, y: Infinity, width: 1, height: 1 } }]) {
       expect(refusal(() => debugDraw(world, s, bad)).code, JSON.stringify(bad)).toBe("INVALID_OPTION");
       expect(s.count).toBe(n);

@@ -113,10 +113,17 @@ export async function everyPart(backend: "wasm-scalar" | "js" = "wasm-scalar"): 
   const world = await newWorld(backend, { cellSize: 32 });
   const map = world.addTileMap({ ascii: ["X -H    ", "o^ 1    ", "XXXXXXXX"], tileSize: 32 });
   map.addController(48, 64);
+  map.ensureEntities(4);
+  map.entityX.set([16, 48, 112, 208]); // the default points about the coin, the spike, the ladder and the monster, and in the air
+  map.entityY.set([64, 64, 64, 32]);
+  map.collidePoints(4);
   const level = world.addRectLevel();
   const p = level.addPrefab([0, 0, 40, 10, 0, 10, 10, 30]);
   for (let k = 0; k < 6; k++) level.addInstance(p, 300 + 60 * k, 50 * k, k & 1 ? Mirror.X : 0);
   level.addCharacter(120, 300, 20, 40);
+  level.reserveProjectiles(2);
+  level.projX.set([250, 320]); level.projY.set([20, 30]); level.projVX.set([4, -3]); level.projR.set([3, 0]);
+  level.moveProjectiles(2);
   const plat = world.addPlatforms({ maxRadius: 10 });
   plat.addSurfaces([0, 400, 200, 420]);
   plat.addPolygon([500, 400, 600, 400, 550, 480]);

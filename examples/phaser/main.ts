@@ -5,7 +5,8 @@
 // buffers straight from the wasm memory and draws every bullet as a point in one call, so no code
 // runs per bullet. Enemies and the player (25 bodies) are Rectangles placed from the same views.
 import Phaser from "phaser";
-import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelShapes, probe, recordError, RunnerInput, type ArenaGame } from "../shared/arena_page.js";
+import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelStream, probe, recordError, RunnerInput, type ArenaGame } from "../shared/arena_page.js";
+import { DRAW_HEADER, DrawOp, recordLength, type DrawStream } from "../../bindings/browser.js";
 import { BULLET_RADIUS } from "../../fixtures/arena.js";
 
 // A point per bullet at (aX, aY), BULLET_RADIUS * 2 pixels wide, through the Extern's matrix
@@ -27,6 +28,27 @@ uniform vec3 uColour;
 void main() {
   gl_FragColor = vec4(uColour, 1.0);
 }`;
+
+/** A debugDraw stream into a Phaser Graphics: each record a shape, filled or stroked in its colour and alpha. */
+function replay(stream: DrawStream, g: Phaser.GameObjects.Graphics): void {
+  const d = stream.data;
+  for (let at = 0; at < stream.length; at += recordLength(d, at)) {
+    const op = d[at], colour = d[at + 2], alpha = d[at + 3], p = at + DRAW_HEADER;
+    g.fillStyle(colour, alpha).lineStyle(1, colour, alpha);
+    if (op === DrawOp.Line) g.lineBetween(d[p], d[p + 1], d[p + 2], d[p + 3]);
+    else if (op === DrawOp.Rect) g.strokeRect(d[p], d[p + 1], d[p + 2], d[p + 3]);
+    else if (op === DrawOp.FillRect) g.fillRect(d[p], d[p + 1], d[p + 2], d[p + 3]);
+    else if (op === DrawOp.Circle) g.strokeCircle(d[p], d[p + 1], d[p + 2]);
+    else if (op === DrawOp.FillCircle) g.fillCircle(d[p], d[p + 1], d[p + 2]);
+    else if (op === DrawOp.Point) g.fillRect(d[p] - 1.5, d[p + 1] - 1.5, 3, 3);
+    else {
+      const points: Phaser.Math.Vector2[] = [];
+      for (let i = 0; i < d[p]; i++) points.push(new Phaser.Math.Vector2(d[p + 1 + 2 * i], d[p + 2 + 2 * i]));
+      if (op === DrawOp.FillPolygon) g.fillPoints(points, true);
+      else g.strokePoints(points, true);
+    }
+  }
+}
 
 /** Where the bullet program's attributes and uniforms live. */
 interface Locations {
@@ -124,19 +146,8 @@ class ArenaScene extends Phaser.Scene {
   create(): void {
     const game = this.game_;
     probe.renderer = this.game.renderer.type === Phaser.WEBGL ? "webgl" : "canvas";
-    // The level never moves: one Graphics, drawn once.
-    const shapes = levelShapes(game), level = this.add.graphics();
-    for (let i = 0; i < shapes.rects.length; i += 5) {
-      level.fillStyle(shapes.rects[i + 4]).fillRect(shapes.rects[i], shapes.rects[i + 1], shapes.rects[i + 2], shapes.rects[i + 3]);
-    }
-    level.fillStyle(Colour.polygon);
-    for (const p of shapes.polygons) {
-      const points: Phaser.Math.Vector2[] = [];
-      for (let i = 0; i < p.length; i += 2) points.push(new Phaser.Math.Vector2(p[i], p[i + 1]));
-      level.fillPoints(points, true);
-    }
-    level.lineStyle(3, Colour.surface);
-    for (let i = 0; i < shapes.surfaces.length; i += 4) level.lineBetween(shapes.surfaces[i], shapes.surfaces[i + 1], shapes.surfaces[i + 2], shapes.surfaces[i + 3]);
+    // The level never moves: debugDraw's stream of it, replayed into one Graphics once.
+    replay(levelStream(game), this.add.graphics());
     this.add.existing(new BulletLayer(this, game));
     for (let e = 0; e < game.enemies; e++) this.enemies.push(this.add.rectangle(0, 0, 1, 1, Colour.enemy).setOrigin(0, 0));
     this.player = this.add.rectangle(0, 0, 1, 1, Colour.player).setOrigin(0, 0);

@@ -4,7 +4,8 @@
 // world.y: each tick uploads them to the GPU straight from the wasm memory, so no code runs per
 // bullet. Enemies and the player (25 bodies) are Sprites placed from the same views.
 import { Application, Buffer, BufferUsage, Geometry, Graphics, Mesh, Shader, Sprite, Texture, UPDATE_PRIORITY, VERSION } from "pixi.js";
-import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelShapes, probe, recordError, RunnerInput } from "../shared/arena_page.js";
+import { ARENA_HEIGHT, ARENA_WIDTH, afterStep, checkCanvas, checkDue, Colour, createArena, levelStream, probe, recordError, RunnerInput } from "../shared/arena_page.js";
+import { DRAW_HEADER, DrawOp, recordLength, type DrawStream } from "../../bindings/browser.js";
 import { BULLET_RADIUS } from "../../fixtures/arena.js";
 
 // One point per bullet at (aX, aY), BULLET_RADIUS * 2 pixels wide (points, not instanced quads:
@@ -29,6 +30,22 @@ void main() {
   finalColor = vec4(uBulletColour, 1.0);
 }`;
 
+/** A debugDraw stream into a PixiJS Graphics: each record a shape, filled or stroked in its colour and alpha. */
+function replay(stream: DrawStream, g: Graphics): Graphics {
+  const d = stream.data;
+  for (let at = 0; at < stream.length; at += recordLength(d, at)) {
+    const op = d[at], style = { color: d[at + 2], alpha: d[at + 3] }, p = at + DRAW_HEADER;
+    if (op === DrawOp.Line) g.moveTo(d[p], d[p + 1]).lineTo(d[p + 2], d[p + 3]).stroke({ ...style, width: 1 });
+    else if (op === DrawOp.Rect || op === DrawOp.FillRect) g.rect(d[p], d[p + 1], d[p + 2], d[p + 3]);
+    else if (op === DrawOp.Circle || op === DrawOp.FillCircle) g.circle(d[p], d[p + 1], d[p + 2]);
+    else if (op === DrawOp.Polygon || op === DrawOp.FillPolygon) g.poly(Array.from(d.subarray(p + 1, p + 1 + 2 * d[p])));
+    else if (op === DrawOp.Point) g.rect(d[p] - 1.5, d[p + 1] - 1.5, 3, 3);
+    if (op === DrawOp.FillRect || op === DrawOp.FillCircle || op === DrawOp.FillPolygon || op === DrawOp.Point) g.fill(style);
+    else if (op !== DrawOp.Line) g.stroke({ ...style, width: 1 });
+  }
+  return g;
+}
+
 async function main(): Promise<void> {
   const app = new Application();
   // WebGL (the bullets' shader is GLSL); the drawing buffer is kept so the page can check its pixels.
@@ -42,13 +59,8 @@ async function main(): Promise<void> {
   probe.renderer = typeof WebGL2RenderingContext !== "undefined" && gl instanceof WebGL2RenderingContext ? "webgl2" : gl ? "webgl" : "other";
   const world = game.world;
 
-  // The level never moves: one Graphics, drawn once.
-  const shapes = levelShapes(game), level = new Graphics();
-  for (let i = 0; i < shapes.rects.length; i += 5) level.rect(shapes.rects[i], shapes.rects[i + 1], shapes.rects[i + 2], shapes.rects[i + 3]).fill(shapes.rects[i + 4]);
-  for (const p of shapes.polygons) level.poly(p).fill(Colour.polygon);
-  for (let i = 0; i < shapes.surfaces.length; i += 4) level.moveTo(shapes.surfaces[i], shapes.surfaces[i + 1]).lineTo(shapes.surfaces[i + 2], shapes.surfaces[i + 3]);
-  level.stroke({ width: 3, color: Colour.surface });
-  app.stage.addChild(level);
+  // The level never moves: debugDraw's stream of it, replayed into one Graphics once.
+  app.stage.addChild(replay(levelStream(game), new Graphics()));
 
   // The bullets: slots 0 .. bullets - 1 of the world, one point each. The buffers hold the
   // views themselves (not copies); the world was made with room for every body, so the views stay.

@@ -1,14 +1,14 @@
 // What the engine examples share: the arena game in a hitcore world (fixtures/arena.ts: the Tiled
 // level of fixtures/tiled/arena_level.tmj loaded by world.loadLevel, a four-sensor player, bullets
 // ricocheting off the level with moveBodies(BULLET, Bounce) and stopped by enemies with firstHits),
-// the level as shapes for an engine's Graphics, the HUD, and the probe the browser tests read,
+// the level as debugDraw's command stream for an engine's Graphics, the HUD, and the probe the browser tests read,
 // with a check of the engine's drawn pixels against hitcore's views. Each engine's page
 // (examples/pixi, examples/phaser) only runs its loop and draws.
 import wasmUrl from "../../dist/hitcore.wasm?url";
 import simdWasmUrl from "../../dist/hitcore-simd.wasm?url";
 import levelText from "../../fixtures/tiled/arena_level.tmj?raw";
-import { ARENA_HEIGHT, ARENA_TILE, ARENA_WIDTH, ArenaGame, autopilotInput } from "../../fixtures/arena.js";
-import { createWorld, IdKind, Input, Part, simdSupported, TileCell } from "../../bindings/browser.js";
+import { ARENA_HEIGHT, ARENA_WIDTH, ArenaGame, autopilotInput } from "../../fixtures/arena.js";
+import { createWorld, debugDraw, DrawLayer, DrawStream, Input, Part, simdSupported } from "../../bindings/browser.js";
 
 export { ARENA_HEIGHT, ARENA_WIDTH, ArenaGame };
 
@@ -123,44 +123,17 @@ export async function createArena(engine: string, version: string): Promise<Aren
   return game;
 }
 
-/** The arena's static level as plain shapes (made once), for an engine's Graphics to draw. */
-export interface LevelShapes {
-  /** x, y, w, h, colour per rect. */
-  rects: number[];
-  /** Flat x, y lists, one per polygon (all in Colour.polygon). */
-  polygons: number[][];
-  /** x0, y0, x1, y1 per surface (all in Colour.surface). */
-  surfaces: number[];
-}
-
-export function levelShapes(game: ArenaGame): LevelShapes {
-  const rects: number[] = [], polygons: number[][] = [], surfaces: number[] = [];
-  const T = ARENA_TILE, map = game.map, cells = map.cells;
-  for (let row = 0; row < map.rows; row++) {
-    for (let col = 0; col < map.cols; col++) {
-      const c = cells[row * map.cols + col];
-      if (c & TileCell.Platform) rects.push(col * T, row * T, T, T, Colour.tile);
-      else if (c & TileCell.OneWay) rects.push(col * T, row * T, T, 3, Colour.oneWay); // solid on top only
-    }
-  }
-  const level = game.level, box = new Float64Array(4);
-  for (let k = 0; k < level.instanceCount; k++) {
-    const i = level.idAt(IdKind.Instance, k);
-    for (let r = 0, m = level.instanceRectCount(i); r < m; r++) {
-      level.worldRect(i, r, box);
-      rects.push(box[0], box[1], box[2] - box[0], box[3] - box[1], Colour.rect);
-    }
-  }
-  const platforms = game.platforms;
-  for (let k = 0; k < platforms.polyhedronCount; k++) {
-    const p = platforms.vertices(platforms.idAt(IdKind.Polyhedron, k));
-    if (p) polygons.push([...p]);
-  }
-  for (let k = 0; k < platforms.surfaceCount; k++) {
-    const s = platforms.surface(platforms.idAt(IdKind.Surface, k)); // x0, y0, x1, y1 at 9 .. 12
-    surfaces.push(s[9], s[10], s[11], s[12]);
-  }
-  return { rects, polygons, surfaces };
+/**
+ * The arena's static level (tiles, rect obstacles, polygons, surfaces) as debugDraw's command
+ * stream in the arena's colours, made once: each engine replays it into its Graphics.
+ */
+export function levelStream(game: ArenaGame): DrawStream {
+  const stream = new DrawStream();
+  debugDraw(game.world, stream, {
+    layers: (1 << DrawLayer.Tiles) | (1 << DrawLayer.Rects) | (1 << DrawLayer.Polyhedra) | (1 << DrawLayer.Surfaces),
+    colours: { solid: Colour.tile, oneWay: Colour.oneWay, rect: Colour.rect, polyhedron: Colour.polygon, surface: Colour.surface },
+  });
+  return stream;
 }
 
 /** Arrow keys / A D run, Space / W / Up jump; the autopilot runs the player until the first key. */
