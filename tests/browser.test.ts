@@ -5,7 +5,7 @@
 //
 // Needs a Chromium binary: $CHROMIUM_PATH or Debian's /usr/bin/chromium. Without one the suite is
 // skipped locally but fails under CI, so a CI image that lost its browser cannot pass silently.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -64,6 +64,20 @@ describe.skipIf(!browserSuites)("bullet-hell demo in Chromium", () => {
     expect(probe.collisionMs).toBeGreaterThan(0);
     expect(hud).toContain("collision");
     expect(hud).toContain("hits");
+  }, 120_000);
+
+  it("links every demo page to every other one, naming itself", async () => {
+    const files = readdirSync(join(repoRoot, "demo")).filter((f) => f.endsWith(".html")).sort();
+    for (const file of files) {
+      const { page } = await watchedPage(browser!);
+      await page.goto(`${origin}/${file}`, { waitUntil: "domcontentloaded" });
+      await page.waitForFunction(() => (document.querySelector("nav.pages")?.childElementCount ?? 0) > 0, undefined, { timeout: 30_000 });
+      const items = await page.$$eval("nav.pages > *", (els) => els.map((el) => [el.tagName, el.getAttribute("href") ?? ""]));
+      await page.close();
+      expect(items.filter(([tag]) => tag === "B"), file).toHaveLength(1);
+      const links = items.filter(([tag]) => tag === "A").map(([, href]) => href.replace("./", "")).sort();
+      expect(links, file).toEqual(files.filter((f) => f !== file));
+    }
   }, 120_000);
 
   it("runs 20k bullets on the js baseline", async () => {
