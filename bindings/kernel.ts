@@ -14,6 +14,12 @@ export interface Kernel {
   crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number;
   /** Each maskA entity stops at the lowest-slot maskB entity it overlaps; returns the number of hits. */
   firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean): number;
+  /**
+   * How many live slots in [0, count) within mask hold no usable shape; when some do, their number
+   * and the first into S_INVALID and S_FIRST_INVALID. Writes nothing else. (The grid queries above
+   * run it first themselves and return 0 with S_INVALID set, having written nothing else.)
+   */
+  invalidSlots(count: number, mask: number): number;
   /** Entities in mask overlapping the probe slot, except slot `exclude`; returns their number. */
   queryProbe(count: number, mask: number, useGrid: boolean, exclude: number): number;
   /**

@@ -247,6 +247,8 @@ export class World {
   private freeSlots: Int32Array;
   private freeCount = 0;
   private gridMask = 0; // mask of the grid the last call built; 0 when stale
+  private wasInvalid = 0; // the header's invalid report before the running query (keepReport)
+  private wasFirst = 0;
   /** Pairs the last query found that did not fit (only when growPairs is false). */
   droppedPairs = 0;
 
@@ -790,8 +792,7 @@ export class World {
     this.refresh();
     this._stageX.set(xs);
     this._stageY.set(ys);
-    // The SIMD core converts into the grid's box scratch before it checks: the last grid is gone, refused or not.
-    this.gridMask = 0;
+    // Staged in the planes, which hold nothing between calls: a refused call leaves the grid as it was.
     const bad = this.kernel.setPositions(n);
     if (bad >= 0) {
       throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(xs[bad])} and y ${describe(ys[bad])}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
@@ -1107,8 +1108,15 @@ export class World {
     checkMask("controllerContacts", "mask", mask);
     checkGroups("controllerContacts", pickUpMask);
     this.checkLive("controllerContacts");
-    if (this.contactCap === 0) this.ensureContacts(64);
+    if (this.contactCap === 0) {
+      // Laying out the record region writes memory: the bodies are checked first.
+      this.keepReport();
+      this.kernel.invalidSlots(this.top, mask);
+      this.afterBuild(this.gridMask);
+      this.ensureContacts(64);
+    }
     for (;;) {
+      this.keepReport();
       const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption);
       this.afterBuild(mask);
       if (total <= this.contactCap) return (this.contactTotal = total);
@@ -1135,6 +1143,7 @@ export class World {
   selfPairs(mask = ALL_GROUPS): number {
     checkMask("selfPairs", "mask", mask);
     for (;;) {
+      this.keepReport();
       const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption);
       this.afterBuild(this.header[G_MASK] >>> 0); // 0 after a split: the grid left holds part of the mask
       if (this.fits("selfPairs", total)) return this.finishPairs(total);
@@ -1146,6 +1155,7 @@ export class World {
     checkMask("crossPairs", "maskA", maskA);
     checkMask("crossPairs", "maskB", maskB);
     for (;;) {
+      this.keepReport();
       const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption);
       this.afterBuild(this.header[G_MASK] >>> 0); // the side the kernel indexed (a reach grid of the smaller, or a home grid of the larger)
       if (this.fits("crossPairs", total)) return this.finishPairs(total);
@@ -1161,6 +1171,7 @@ export class World {
     checkMask("firstHits", "bulletMask", bulletMask);
     checkMask("firstHits", "enemyMask", enemyMask);
     for (;;) {
+      this.keepReport();
       const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!exclusive);
       this.afterBuild(enemyMask);
       if (this.fits("firstHits", total)) return this.finishPairs(total);
@@ -1173,6 +1184,7 @@ export class World {
    */
   buildGrid(mask = ALL_GROUPS): number {
     checkMask("buildGrid", "mask", mask);
+    this.keepReport();
     const n = this.kernel.buildGrid(this.top, mask, this.cellSizeOption);
     this.afterBuild(mask);
     return n;
@@ -1310,33 +1322,47 @@ export class World {
 
   private probe(kind: number, x: number, y: number, a: number, b: number, mask: number, exclude: number): number {
     this.refresh();
-    const p = this.cap;
+    const p = this.cap, px = this._x[p], py = this._y[p], pa = this._a[p], pb = this._b[p];
     this._x[p] = x;
     this._y[p] = y;
     this._a[p] = a;
     this._b[p] = b;
     this._kinds[p] = kind;
     const useGrid = this.gridMask !== 0 && ((mask & ~this.gridMask) >>> 0) === 0;
+    this.keepReport();
     const n = this.kernel.queryProbe(this.top, mask, useGrid, exclude);
     this._kinds[p] = KIND_NONE;
-    this.refuseInvalid();
+    if (this.header[S_INVALID] > 0) {
+      // Refused: the probe slot as it was too (the core wrote nothing else).
+      this._x[p] = px; this._y[p] = py; this._a[p] = pa; this._b[p] = pb;
+      this.refuseInvalid();
+    }
     return n;
   }
 
-  private afterBuild(mask: number): void {
+  /** Keeps the header's invalid report (S_INVALID, S_FIRST_INVALID) for refuseInvalid to put back: a refused call leaves memory as it was. */
+  private keepReport(): void {
     this.refresh();
-    this.gridMask = mask;
-    if (this.header[S_INVALID] > 0) {
-      this.gridMask = 0;
-      this.refuseInvalid();
-    }
+    this.wasInvalid = this.header[S_INVALID];
+    this.wasFirst = this.header[S_FIRST_INVALID];
   }
 
-  /** INVALID_ENTITY, naming the slot and field, when the last kernel call met slots that hold no valid shape (one rule for pair and probe queries). */
-  private refuseInvalid(): void {
-    const bad = this.header[S_INVALID];
-    if (bad <= 0) return;
-    const slot = this.header[S_FIRST_INVALID];
+  /** After a grid query or build (keepReport before it): refuses it when the core did, else the grid over `mask` is the current one. */
+  private afterBuild(mask: number): void {
+    this.refresh();
+    if (this.header[S_INVALID] > 0) this.refuseInvalid();
+    this.gridMask = mask;
+  }
+
+  /**
+   * INVALID_ENTITY, naming the slot and field, for a call the core refused because slots it reads
+   * hold no valid shape (one rule for pair and probe queries; the core wrote nothing but the
+   * report, which goes back to what keepReport kept).
+   */
+  private refuseInvalid(): never {
+    const h = this.header, bad = h[S_INVALID], slot = h[S_FIRST_INVALID];
+    h[S_INVALID] = this.wasInvalid;
+    h[S_FIRST_INVALID] = this.wasFirst;
     this.checkSlotData(slot);
     throw new HitcoreError("INVALID_ENTITY", `${bad} entities hold invalid data (first: slot ${slot}).`);
   }

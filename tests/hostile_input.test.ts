@@ -264,6 +264,56 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       expect(world.queryRect(0, 0, 100, 100)).toBe(8);
       expect(world.kindOf(bad)).toBe(Kind.Circle);
     });
+
+    it("a query that meets a bad value written through a view is refused before it writes anything", async () => {
+      const world = await newWorld(backend, { capacity: 64 });
+      for (let k = 0; k < 40; k++) world.addCircle(7 * k, 10 + (k % 3), 4, 1 + (k % 2));
+      world.addRect(30, 5, 20, 20, 2);
+      // Grid, pairs, results, contacts and stats of earlier calls, all in the snapshot.
+      world.crossPairs(1, 2);
+      world.controllerContacts();
+      world.selfPairs();
+      world.queryRect(0, 0, 60, 60);
+      const late = 37; // a slot the passes meet after they have found pairs and results
+      const views = [["x", world.x, NaN], ["y", world.y, Infinity], ["a", world.a, -1], ["b", world.b, NaN]] as const;
+      for (const [field, view, value] of views) {
+        const slot = field === "b" ? world.size - 1 : late, old = view[slot];
+        view[slot] = value;
+        for (const [name, run] of [
+          ["selfPairs", () => world.selfPairs()], ["crossPairs", () => world.crossPairs(1, 2)], ["firstHits", () => world.firstHits(1, 2)],
+          ["buildGrid", () => world.buildGrid()], ["controllerContacts", () => world.controllerContacts()],
+        ] as const) {
+          const e = refusedUnchanged(world, "INVALID_ENTITY", run);
+          expect(e.message, `${field}: ${name}`).toContain(`slot ${slot}`);
+        }
+        view[slot] = old;
+      }
+      // Probe queries scan every slot when no grid is current (a grid's probes read the grid as built).
+      world.setGroups(world.idAt(0), 1);
+      expect(world.queryRect(0, 0, 60, 60)).toBeGreaterThan(2);
+      for (const [field, view, value] of views) {
+        const slot = field === "b" ? world.size - 1 : late, old = view[slot];
+        view[slot] = value;
+        for (const [name, run] of [
+          ["queryRect", () => world.queryRect(0, 0, 300, 60)], ["queryCircle", () => world.queryCircle(100, 10, 200)],
+          ["queryPoint", () => world.queryPoint(7, 10)], ["touching", () => world.touching(world.idAt(1))],
+        ] as const) {
+          const e = refusedUnchanged(world, "INVALID_ENTITY", run);
+          expect(e.message, `${field}: ${name}`).toContain(`slot ${slot}`);
+        }
+        view[slot] = old;
+      }
+      // A refused setPositions leaves the grid the last query built (and everything else) as it was.
+      world.buildGrid();
+      const xs = new Float64Array(world.size).fill(5), ys = new Float64Array(world.size).fill(5);
+      xs[late] = NaN;
+      refusedUnchanged(world, "INVALID_NUMBER", () => world.setPositions(xs, ys));
+      ys[2] = 2e30;
+      xs[late] = 5;
+      refusedUnchanged(world, "INVALID_NUMBER", () => world.setPositions(xs, ys));
+      expect(world.queryRect(0, 0, 60, 60)).toBeGreaterThan(0);
+      world.validate();
+    });
   });
 
   describe("HitcoreError, never TypeError or RangeError", () => {
