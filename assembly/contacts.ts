@@ -58,7 +58,7 @@ export function controllerContacts(count: i32, mask: i32, pickUp: i32, cellSize:
   found = 0;
   out = headerI32(WORLD_HEADER, W_CONTACTS);
   cap = headerI32(WORLD_HEADER, W_CONTACT_CAP);
-  if (invalidSlots(count, mask) != 0) return -1; // before anything is written: a refused call changes nothing
+  if (invalidSlots(count, mask, 0) != 0) return -1; // before anything is written: a refused call changes nothing
   const held = buildGrid(count, mask, cellSize);
   if (held == 0) return 0;
   // Balls: circles.

@@ -6,31 +6,55 @@
 // the cache for it) and writes nothing but the invalid report, and that only when it refuses.
 import { H_A, H_B, H_GROUPS, H_KIND, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_RECT } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
-import { ctz32, f32At, i32At, SIMD, u8At } from "../memory.ts";
+import { bit, ctz32, f32At, i32At, SIMD, u8At } from "../memory.ts";
 import { boxLo, boxOk, boxX1, boxY1 } from "./boxes.ts";
-import { boxOk4, kinds4 } from "./simd.ts";
+import { boxOk4, kinds4, sum4 } from "./simd.ts";
 import { flushInvalid, invalidCount, noteInvalid, resetInvalid } from "./stats.ts";
 
+// The live slots the last check counted in its two masks (crossPairs' and firstHits' choice of
+// the side to index, counted in the same pass).
+let liveA = 0;
+let liveB = 0;
+
+/** Live slots in maskA the last invalidSlots counted. */
+// @ts-ignore: decorator
+@inline export function checkedLiveA(): i32 {
+  return liveA;
+}
+
+/** Live slots in maskB the last invalidSlots counted. */
+// @ts-ignore: decorator
+@inline export function checkedLiveB(): i32 {
+  return liveB;
+}
+
 /**
- * How many live slots in [0, count) with (groups & mask) != 0 hold no usable shape (boxOk: a
- * non-finite coordinate, a negative or NaN size). When some do, their number and the first into
- * S_INVALID / S_FIRST_INVALID; otherwise writes nothing.
+ * How many live slots in [0, count) with (groups & (maskA | maskB)) != 0 hold no usable shape
+ * (boxOk: a non-finite coordinate, a negative or NaN size). When some do, their number and the
+ * first into S_INVALID / S_FIRST_INVALID; otherwise writes nothing. Counts the live slots in maskA
+ * and in maskB too (checkedLiveA, checkedLiveB).
  */
-export function invalidSlots(count: i32, mask: i32): i32 {
+export function invalidSlots(count: i32, maskA: i32, maskB: i32): i32 {
   resetInvalid();
+  const mask = maskA | maskB;
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  let i = 0;
+  let i = 0, na = 0, nb = 0;
   if (SIMD) {
-    const maskv = i32x4.splat(mask), zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    const maskv = i32x4.splat(mask), av = i32x4.splat(maskA), bv = i32x4.splat(maskB);
+    const zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    let ca = zero, cb = zero;
     for (; i + 4 <= count; i += 4) {
       // Sixteen slots outside the mask (the few enemies of a bullet hell) cost one test, as in the select pass.
       if ((i & 15) == 0 && i + 16 <= count) {
         const g = v128.or(v128.or(v128.load(gp + (i << 2)), v128.load(gp + (i << 2), 16)), v128.or(v128.load(gp + (i << 2), 32), v128.load(gp + (i << 2), 48)));
         if (!v128.any_true(v128.and(g, maskv))) { i += 12; continue; }
       }
-      const k = kinds4(kp + i);
-      const live = v128.andnot(i32x4.ne(v128.and(v128.load(gp + (i << 2)), maskv), zero), i32x4.eq(k, zero));
+      const k = kinds4(kp + i), g = v128.load(gp + (i << 2)), dead = i32x4.eq(k, zero);
+      // A true lane is -1: subtracting counts it.
+      ca = i32x4.sub(ca, v128.andnot(i32x4.ne(v128.and(g, av), zero), dead));
+      cb = i32x4.sub(cb, v128.andnot(i32x4.ne(v128.and(g, bv), zero), dead));
+      const live = v128.andnot(i32x4.ne(v128.and(g, maskv), zero), dead);
       const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
       const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
       const isCircle = i32x4.eq(k, circle), isRect = i32x4.eq(k, rect);
@@ -39,14 +63,20 @@ export function invalidSlots(count: i32, mask: i32): i32 {
       const bad = i32x4.bitmask(v128.andnot(live, boxOk4(live, as, v128.and(b, isRect), x0, y0, x1, y1)));
       for (let bits = bad; bits != 0; bits &= bits - 1) noteInvalid(i + ctz32(bits));
     }
+    na = sum4(ca);
+    nb = sum4(cb);
   }
   for (; i < count; i++) {
-    const k = u8At(kp + i);
-    if ((i32At(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
+    const k = u8At(kp + i), g = i32At(gp + (i << 2));
+    if ((g & mask) == 0 || k == KIND_NONE) continue;
+    na += bit((g & maskA) != 0);
+    nb += bit((g & maskB) != 0);
     const x = f32At(xp + (i << 2)), y = f32At(yp + (i << 2));
     const a = f32At(ap + (i << 2)), b = f32At(bp + (i << 2));
     if (!boxOk(k, a, b, boxLo(k, x, a), boxLo(k, y, a), boxX1(k, x, a), boxY1(k, y, a, b))) noteInvalid(i);
   }
+  liveA = na;
+  liveB = nb;
   const n = invalidCount();
   if (n > 0) flushInvalid();
   return n;

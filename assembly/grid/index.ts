@@ -41,24 +41,25 @@ import { selfPairs as selfRun } from "./self_pairs.ts";
 export { invalidSlots, queryProbe };
 
 // Each query that builds a grid first checks the slots it will read (check.ts): a refused call
-// returns 0 with S_INVALID set, having written nothing else.
+// returns 0 with S_INVALID set, having written nothing else. The check counts each side's live
+// slots as well, which crossPairs and firstHits use to choose the side they index.
 
 /** Builds the grid over live slots in [0, count) with (groups & mask) != 0; returns how many it holds. */
 export function buildGrid(count: i32, mask: i32, cellSize: f32): i32 {
-  return invalidSlots(count, mask) != 0 ? 0 : buildRun(count, mask, cellSize);
+  return invalidSlots(count, mask, 0) != 0 ? 0 : buildRun(count, mask, cellSize);
 }
 
 /** All overlapping pairs within mask; returns the total (pairs past the capacity are counted, not written). */
 export function selfPairs(count: i32, mask: i32, cellSize: f32): i32 {
-  return invalidSlots(count, mask) != 0 ? 0 : selfRun(count, mask, cellSize);
+  return invalidSlots(count, mask, 0) != 0 ? 0 : selfRun(count, mask, cellSize);
 }
 
 /** All overlapping (a in maskA, b in maskB) pairs, a != b; returns the total. */
 export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i32 {
-  return invalidSlots(count, maskA | maskB) != 0 ? 0 : crossRun(count, maskA, maskB, cellSize);
+  return invalidSlots(count, maskA, maskB) != 0 ? 0 : crossRun(count, maskA, maskB, cellSize);
 }
 
 /** Each maskA entity stops at the lowest-slot maskB entity it overlaps; returns the number of hits. */
 export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclusive: bool): i32 {
-  return invalidSlots(count, maskA | maskB) != 0 ? 0 : firstRun(count, maskA, maskB, cellSize, exclusive);
+  return invalidSlots(count, maskA, maskB) != 0 ? 0 : firstRun(count, maskA, maskB, cellSize, exclusive);
 }
