@@ -38,7 +38,7 @@ import {
 } from "../layout/platforms.js";
 import { PART_NONE } from "../layout/moves.js";
 import { convexPartsYDown } from "./polygon.js";
-import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
+import { checkCoord, checkSize, describe, HitcoreError, readOnce } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit } from "./hit.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, nextGeneration, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -310,6 +310,7 @@ export class Platforms {
 
   /** Adds surfaces from a flat [x0, y0, x1, y1, ...] list, all or none; returns their handles, in order. */
   addSurfaces(lines: ArrayLike<number>): number[] {
+    lines = readOnce("addSurfaces", "lines", lines);
     checkFlat("addSurfaces", "lines", lines, 4);
     const f = Math.fround;
     for (let i = 0; i < lines.length; i += 4) {
@@ -354,6 +355,7 @@ export class Platforms {
    * fewer than three distinct corners, no area, or crossing edges.
    */
   addPolygon(points: ArrayLike<number>): number[] {
+    points = readOnce("addPolygon", "points", points);
     const parts = convexPartsYDown("addPolygon", points);
     const ids: number[] = [];
     for (const part of parts) ids.push(this.pushConvex(part));
@@ -410,6 +412,7 @@ export class Platforms {
    * tested by every ball. Returns its handle.
    */
   addHalfspaces(halfspaces: ArrayLike<number>): number {
+    halfspaces = readOnce("addHalfspaces", "halfspaces", halfspaces);
     checkFlat("addHalfspaces", "halfspaces", halfspaces, 3);
     for (let i = 0; i < halfspaces.length; i += 3) {
       if (!(Math.hypot(halfspaces[i], halfspaces[i + 1]) > 0)) {

@@ -212,6 +212,24 @@ export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
  * points, circles and rects, a bucket grid, batched queries) and the level's parts (a tile map, a
  * rect level, platforms), each added once.
  */
+/**
+ * setPositions' staging of an array-like that is not a typed array: its first n elements, each
+ * read once and refused (INVALID_ARGUMENT) unless a number. The planes it writes hold nothing
+ * between calls, so a refusal part way leaves nothing behind.
+ */
+function stageNumbers(name: string, v: ArrayLike<number>, n: number, stage: Float64Array): void {
+  try {
+    for (let k = 0; k < n; k++) {
+      const e = v[k];
+      if (typeof e !== "number") throw new HitcoreError("INVALID_ARGUMENT", `setPositions: ${name} must be an array or typed array of numbers, got ${describe(e)} at index ${k}. Pass a Float64Array, a Float32Array or an array of numbers.`);
+      stage[k] = e;
+    }
+  } catch (e) {
+    if (e instanceof HitcoreError) throw e;
+    throw new HitcoreError("INVALID_ARGUMENT", `setPositions: reading ${name} threw ${describe(e)}. Pass a Float64Array, a Float32Array or an array of numbers.`);
+  }
+}
+
 export class World {
   readonly backend: Backend;
   private readonly kernel: WorldKernel;
@@ -784,18 +802,24 @@ export class World {
    * the lengths differ or pass `count`, or when a number is not finite or past MAX_COORD.
    */
   setPositions(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
-    const n = numbersLength("setPositions", "xs", xs), ny = numbersLength("setPositions", "ys", ys);
+    const n = numbersLength("setPositions", "xs", xs, false), ny = numbersLength("setPositions", "ys", ys, false);
     if (ny !== n || n > this.top) {
       const why = ny !== n ? `xs has ${n} numbers and ys ${ny}` : `${n} positions for ${this.top} slots in use`;
       throw new HitcoreError("INVALID_ARGUMENT", `setPositions: ${why}. Pass two arrays of the same length, one number per slot, at most world.count long.`);
     }
     this.refresh();
-    this._stageX.set(xs);
-    this._stageY.set(ys);
+    // A typed array is copied by its own length; any other array-like is read once, element by
+    // element, each checked to be a number as it is staged (a getter could answer differently on
+    // a second read).
+    if (ArrayBuffer.isView(xs)) this._stageX.set(xs);
+    else stageNumbers("xs", xs, n, this._stageX);
+    if (ArrayBuffer.isView(ys)) this._stageY.set(ys);
+    else stageNumbers("ys", ys, n, this._stageY);
     // Staged in the planes, which hold nothing between calls: a refused call leaves the grid as it was.
     const bad = this.kernel.setPositions(n);
     if (bad >= 0) {
-      throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(xs[bad])} and y ${describe(ys[bad])}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
+      const at = (v: ArrayLike<number>): unknown => { try { return v[bad]; } catch { return "(unreadable)"; } };
+      throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(at(xs))} and y ${describe(at(ys))}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
     }
     this.gridMask = 0;
   }

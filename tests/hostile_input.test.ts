@@ -63,7 +63,7 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
 
     it("ensureEntities past the limit throws CAPACITY and leaves the map, its cells and controllers as they were", async () => {
       const world = await newWorld(backend);
-      const map = world.addTileMap({ ascii: ["    ", "X  X", "XXXX"], tileSize: 16 });
+      const map = world.addTileMap({ ascii: ["    ", "    ", "XXXX"], tileSize: 16 });
       const controller = map.addController(24, 16);
       map.addMonster(20, 20, 8, 8, 3);
       world.addCircle(5, 5, 2);
@@ -313,6 +313,56 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       refusedUnchanged(world, "INVALID_NUMBER", () => world.setPositions(xs, ys));
       expect(world.queryRect(0, 0, 60, 60)).toBeGreaterThan(0);
       world.validate();
+    });
+  });
+
+  describe("array-likes whose getters answer differently on a second read", () => {
+    /** `values` behind getters: each index answers its value on the first read and `later` after it. */
+    const fickle = (values: number[], later: unknown): ArrayLike<number> => {
+      const seen = new Set<number>();
+      return new Proxy(values, {
+        get(target, key, receiver) {
+          const k = typeof key === "string" ? Number(key) : NaN;
+          if (!Number.isInteger(k)) return Reflect.get(target, key, receiver);
+          if (seen.has(k)) return later;
+          seen.add(k);
+          return target[k];
+        },
+      }) as unknown as ArrayLike<number>;
+    };
+
+    it("each call reads a user array once: what it checked is what it stores", async () => {
+      for (const later of [NaN, Infinity, Symbol("s"), "7", -5]) {
+        const world = await newWorld(backend, { capacity: 8 });
+        const { platforms, rectLevel, tileMap } = world.loadLevel({ ascii: ["    ", "    ", "XXXX"], tileSize: 16, entityCapacity: 4 });
+        const surface = platforms.addSurfaces(fickle([0, 0, 40, 0], later))[0];
+        const parts = platforms.addPolygon(fickle([100, 100, 140, 100, 120, 130], later));
+        platforms.addHalfspaces(fickle([0, -1, -200], later));
+        const prefab = rectLevel.addPrefab(fickle([0, 0, 10, 12], later));
+        rectLevel.addInstance(prefab, 5, 5);
+        tileMap.setPoints(fickle([1, 2, 3, 4], later));
+        world.addPoint(0, 0); world.addPoint(1, 1);
+        world.setPositions(fickle([5, 6], later), fickle([7, 8], later));
+        expect([world.x[0], world.x[1], world.y[0], world.y[1]]).toEqual([5, 6, 7, 8]);
+        expect(platforms.surfaceCount).toBe(1);
+        expect(parts.length).toBeGreaterThan(0);
+        expect(surface).not.toBe(0);
+        // Nothing stored a later answer: every part's invariants hold, and queries answer.
+        world.validate();
+        platforms.validate();
+        rectLevel.validate();
+        expect(world.castRay(20, -10, 0, 1, 100)).toBe(true);
+      }
+    });
+
+    it("a getter that throws is refused with a HitcoreError, changing nothing", async () => {
+      const world = await newWorld(backend, { capacity: 8 });
+      const { platforms, rectLevel } = world.loadLevel({ ascii: ["    ", "XXXX"], tileSize: 16 });
+      world.addPoint(0, 0);
+      const throwing = new Proxy([1, 2, 3, 4], { get(t, key, r) { if (key === "2") throw new Error("boom"); return Reflect.get(t, key, r); } }) as unknown as ArrayLike<number>;
+      refusedUnchanged(world, "INVALID_ARGUMENT", () => platforms.addSurfaces(throwing));
+      refusedUnchanged(world, "INVALID_ARGUMENT", () => rectLevel.addPrefab(throwing));
+      refusedUnchanged(world, "INVALID_ARGUMENT", () => world.setPositions(throwing, [1, 2, 3, 4]));
     });
   });
 
