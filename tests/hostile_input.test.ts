@@ -98,6 +98,27 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       expect(world.indexOf(world.idAt(n - 1))).toBe(n - 1);
     });
 
+    it("a platforms edit whose level would pass the limit is refused at the edit, not at the next query", async () => {
+      // Bodies filling all but about 14 MB of the 2 GiB (their pages never touched), then 200,000
+      // surfaces: about 20 MB laid out, with their index. The edit is refused, the query answers.
+      const world = await newWorld(backend, { capacity: 13_500_000 });
+      const platforms = world.addPlatforms({ ballCapacity: 1 });
+      platforms.addSurface(0, 10, 50, 10);
+      const bytes = world.memoryBytes;
+      const lines: number[] = [];
+      for (let i = 0; i < 200_000; i++) lines.push(i * 10, 0, i * 10 + 5, 0);
+      expect(refusal(() => platforms.addSurfaces(lines)).code).toBe("CAPACITY");
+      const square = [0, 0, 1, 0, 1, 1, 0, 1], many: number[] = [];
+      for (let i = 0; i < 600_000; i++) many.push(0, -1, i, 0, 1, -i - 1);
+      expect(refusal(() => platforms.addHalfspaces(many)).code).toBe("CAPACITY");
+      expect([platforms.surfaceCount, platforms.polyhedronCount]).toEqual([1, 0]);
+      expect(platforms.castSegment(20, 0, 20, 20)).toBe(true);
+      expect(world.memoryBytes).toBe(bytes);
+      platforms.addPolygon(square);
+      expect(platforms.polyhedronCount).toBe(1);
+      platforms.validate();
+    });
+
     it("casts and projectiles past the limit throw CAPACITY, changing nothing", async () => {
       const world = await newWorld(backend);
       const level = world.addRectLevel();
