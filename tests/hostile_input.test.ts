@@ -98,6 +98,21 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       expect(world.indexOf(world.idAt(n - 1))).toBe(n - 1);
     });
 
+    it.runIf(backend === "wasm-simd")("more than 2^32 pairs give CAPACITY, never a count wrapped back to a small one", async () => {
+      // 100,000 points on one spot: 4,999,950,000 pairs, 705 million once wrapped past 2^32 (the
+      // core counted them in an i32, and wrote past the buffer once the count turned negative).
+      // The pair buffer does not grow: without the guard the call would answer the wrapped count.
+      const n = 100_000, world = await newWorld(backend, { capacity: n, growPairs: false, pairCapacity: 1024 });
+      for (let k = 0; k < n; k++) world.addPoint(5, 5);
+      const x = world.x, bytes = world.memoryBytes;
+      const e = refusal(() => world.selfPairs());
+      expect(e.code).toBe("CAPACITY");
+      expect(e.message).toContain("2^31 pairs");
+      expect([world.memoryBytes, x.length]).toEqual([bytes, n + 1]);
+      world.validate();
+      expect(world.queryRect(4, 4, 2, 2)).toBe(n);
+    }, 120_000);
+
     it("a platforms edit whose level would pass the limit is refused at the edit, not at the next query", async () => {
       // Bodies filling all but about 14 MB of the 2 GiB (their pages never touched), then 200,000
       // surfaces: about 20 MB laid out, with their index. The edit is refused, the query answers.

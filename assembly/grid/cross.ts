@@ -139,7 +139,8 @@ export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exc
   liveInBoth();
   if (liveA >= liveB && liveB * COVER_RECORDS <= hdr(H_CAPACITY)) {
     const total = crossPairs(count, maskA, maskB, cellSize);
-    if (total <= hdr(H_PAIRS_CAP) && hdr(G_INDEX_SIDE) == INDEX_B) return firstOfPairs(count, total, exclusive);
+    // A negative total passed 2^31 pairs (stats.ts): the home grid's hits never pass the bullets.
+    if (total >= 0 && total <= hdr(H_PAIRS_CAP) && hdr(G_INDEX_SIDE) == INDEX_B) return firstOfPairs(count, total, exclusive);
   }
   return firstHitsHome(count, maskA, maskB, cellSize, exclusive);
 }
