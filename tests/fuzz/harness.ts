@@ -14,7 +14,8 @@
 // Shared by the CI slice (tests/fuzz/fuzz.test.ts) and `npm run fuzz` (tests/fuzz/run.ts).
 import fc from "fast-check";
 import {
-  HitcoreError, IdKind, NULL_ID, type CreateOptions, type Platforms, type RectLevel, type TileMap, type World,
+  circleCircle, HitcoreError, IdKind, NULL_ID, overlapShapes, pointInCircle, pointInRect, rectCircle, rectRect,
+  type CreateOptions, type Platforms, type RectLevel, type TileMap, type World,
 } from "../../bindings/node.js";
 import { crc32 } from "../../bindings/snapshot.js";
 import { ARENA_BASE, HEADERS_END } from "../../layout/grid.js";
@@ -207,6 +208,14 @@ function checkSelf(c: Ctx, v: unknown[], n: unknown): string | null {
   return samePairs(c.world, got, want) ? null : differ(`selfPairs(${mask})`, got, want);
 }
 op("selfPairs", 4, [groups()], (c, v) => c.world.selfPairs(v[0]), { check: checkSelf });
+// The stateless shape tests: a boolean, or a HitcoreError for an argument that is no number.
+const shapeArgs = (n: number) => Array.from({ length: n }, () => coord<Ctx>());
+op("pointInRect", 1, shapeArgs(6), (_c, v) => (pointInRect as (...a: unknown[]) => boolean)(...v));
+op("pointInCircle", 1, shapeArgs(5), (_c, v) => (pointInCircle as (...a: unknown[]) => boolean)(...v));
+op("rectRect", 1, shapeArgs(8), (_c, v) => (rectRect as (...a: unknown[]) => boolean)(...v));
+op("circleCircle", 1, shapeArgs(6), (_c, v) => (circleCircle as (...a: unknown[]) => boolean)(...v));
+op("rectCircle", 1, shapeArgs(7), (_c, v) => (rectCircle as (...a: unknown[]) => boolean)(...v));
+op("overlapShapes", 1, [oneOf(1, 2, 3), ...shapeArgs(4), oneOf(1, 2, 3), ...shapeArgs(4)], (_c, v) => (overlapShapes as (...a: unknown[]) => boolean)(...v));
 op("crossPairs", 4, [groups(), groups()], (c, v) => c.world.crossPairs(v[0], v[1]), {
   check: (c, v, n) => {
     const got = sortedKeys(c.world.pairs, n as number, false), want = refCrossPairs(c.world, v[0] as number, v[1] as number);
