@@ -1415,7 +1415,7 @@ export class World {
   private fits(method: string, total: number): boolean {
     const cap = this.pairCap;
     if (total < 0) {
-      // The core counts pairs in an int32: past 2^31 the count wraps, and no pair buffer could hold them.
+      // The core counts pairs in an int32 that stays negative once past 2^31 (assembly/grid/stats.ts): no pair buffer could hold them.
       throw new HitcoreError("CAPACITY", `${method}: more than 2^31 pairs overlap, more than a world's memory could hold. Query fewer entities at once (smaller masks), or spread them out.`);
     }
     if (total <= cap) return true;
