@@ -12,9 +12,16 @@ import { boxOk4, kinds4, sum4 } from "./simd.ts";
 import { flushInvalid, invalidCount, noteInvalid, resetInvalid } from "./stats.ts";
 
 // The live slots the last check counted in its two masks (crossPairs' and firstHits' choice of
-// the side to index, counted in the same pass).
+// the side to index, counted in the same pass), and whether the last check counted them.
 let liveA = 0;
 let liveB = 0;
+let counted = false;
+
+/** Whether the last check counted the live slots of its masks (invalidSlots did; invalidSlotsIn did not). */
+// @ts-ignore: decorator
+@inline export function checkCounted(): bool {
+  return counted;
+}
 
 /** Live slots in maskA the last invalidSlots counted. */
 // @ts-ignore: decorator
@@ -35,6 +42,17 @@ let liveB = 0;
  * and in maskB too (checkedLiveA, checkedLiveB).
  */
 export function invalidSlots(count: i32, maskA: i32, maskB: i32): i32 {
+  return check(count, maskA, maskB, true);
+}
+
+/** invalidSlots over `mask` without the counts (the queries that do not choose a side). */
+export function invalidSlotsIn(count: i32, mask: i32): i32 {
+  return check(count, mask, 0, false);
+}
+
+/** The check, with the live counts when `counting` (a constant at both callers). */
+// @ts-ignore: decorator
+@inline function check(count: i32, maskA: i32, maskB: i32, counting: bool): i32 {
   resetInvalid();
   const mask = maskA | maskB;
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
@@ -51,9 +69,11 @@ export function invalidSlots(count: i32, maskA: i32, maskB: i32): i32 {
         if (!v128.any_true(v128.and(g, maskv))) { i += 12; continue; }
       }
       const k = kinds4(kp + i), g = v128.load(gp + (i << 2)), dead = i32x4.eq(k, zero);
-      // A true lane is -1: subtracting counts it.
-      ca = i32x4.sub(ca, v128.andnot(i32x4.ne(v128.and(g, av), zero), dead));
-      cb = i32x4.sub(cb, v128.andnot(i32x4.ne(v128.and(g, bv), zero), dead));
+      if (counting) {
+        // A true lane is -1: subtracting counts it.
+        ca = i32x4.sub(ca, v128.andnot(i32x4.ne(v128.and(g, av), zero), dead));
+        cb = i32x4.sub(cb, v128.andnot(i32x4.ne(v128.and(g, bv), zero), dead));
+      }
       const live = v128.andnot(i32x4.ne(v128.and(g, maskv), zero), dead);
       const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
       const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
@@ -63,20 +83,25 @@ export function invalidSlots(count: i32, maskA: i32, maskB: i32): i32 {
       const bad = i32x4.bitmask(v128.andnot(live, boxOk4(live, as, v128.and(b, isRect), x0, y0, x1, y1)));
       for (let bits = bad; bits != 0; bits &= bits - 1) noteInvalid(i + ctz32(bits));
     }
-    na = sum4(ca);
-    nb = sum4(cb);
+    if (counting) {
+      na = sum4(ca);
+      nb = sum4(cb);
+    }
   }
   for (; i < count; i++) {
     const k = u8At(kp + i), g = i32At(gp + (i << 2));
     if ((g & mask) == 0 || k == KIND_NONE) continue;
-    na += bit((g & maskA) != 0);
-    nb += bit((g & maskB) != 0);
+    if (counting) {
+      na += bit((g & maskA) != 0);
+      nb += bit((g & maskB) != 0);
+    }
     const x = f32At(xp + (i << 2)), y = f32At(yp + (i << 2));
     const a = f32At(ap + (i << 2)), b = f32At(bp + (i << 2));
     if (!boxOk(k, a, b, boxLo(k, x, a), boxLo(k, y, a), boxX1(k, x, a), boxY1(k, y, a, b))) noteInvalid(i);
   }
   liveA = na;
   liveB = nb;
+  counted = counting;
   const n = invalidCount();
   if (n > 0) flushInvalid();
   return n;

@@ -10,15 +10,16 @@ import {
   NO_SLOT, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr, hdrF, setHdr, setHdrF } from "../header.ts";
-import { f32At, fill, i32At, maxI32, minI32, setI32, setU8, SIMD, u8At } from "../memory.ts";
+import { bit, f32At, fill, i32At, maxI32, minI32, setI32, setU8, SIMD, u8At } from "../memory.ts";
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
 import { build } from "./build.ts";
-import { checkedLiveA, checkedLiveB } from "./check.ts";
+import { checkCounted, checkedLiveA, checkedLiveB } from "./check.ts";
 import { firstCrowded, isCrowded, probeCrowded } from "./crowded.ts";
 import { MODE_FIRST, probeGrid, scanCells } from "./probes.ts";
 import { probeExtent, reachHeight, reachWidth, setReach } from "./reach.ts";
 import { liveProbes, probeReach, seenHeight, seenWidth } from "./reach_probe.ts";
+import { kinds4, sum4 } from "./simd.ts";
 import {
   beginCall, countCells, countNarrow, countTests, emitPair, endCall, flushInvalid, invalidCount, noteInvalid, pairsFound, setPairsFound,
 } from "./stats.ts";
@@ -60,7 +61,7 @@ export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i
   if (hdr(G_INDEX_SIDE) != INDEX_NONE && hdr(G_INDEX_MASK_A) == maskA && hdr(G_INDEX_MASK_B) == maskB && crossAgain(count, maskA, maskB, cellSize)) return pairsFound();
   setHdr(G_INDEX_SIDE, INDEX_NONE);
   beginCall();
-  liveInBoth();
+  liveInBoth(count, maskA, maskB);
   const na = liveA, nb = liveB;
   // Bullets against a few enemies: a reach grid of the smaller side, probed by the larger side in
   // slot order, one cell per probe. The probes read the stores in order and the grid stays in
@@ -115,11 +116,43 @@ export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i
 let liveA = 0;
 let liveB = 0;
 
-/** liveA and liveB from the check's pass (every caller of crossPairs and firstHits ran it first). */
-// @ts-ignore: decorator
-@inline function liveInBoth(): void {
-  liveA = checkedLiveA();
-  liveB = checkedLiveB();
+/**
+ * liveA and liveB: from the check's pass when it counted them (every caller of crossPairs and
+ * firstHits ran it first), else counted here (crossPairs repeated, whose check did not count, when
+ * the last call's side no longer stands).
+ */
+function liveInBoth(count: i32, maskA: i32, maskB: i32): void {
+  if (checkCounted()) {
+    liveA = checkedLiveA();
+    liveB = checkedLiveB();
+  } else if (SIMD) liveInBothSimd(count, maskA, maskB);
+  else liveInBothScalar(0, 0, 0, count, maskA, maskB);
+}
+
+/** liveInBoth four slots at a time, each count kept by lane (a true lane is -1: subtracting counts it). */
+function liveInBothSimd(count: i32, maskA: i32, maskB: i32): void {
+  const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
+  const zero = i32x4.splat(0), av = i32x4.splat(maskA), bv = i32x4.splat(maskB);
+  let ca = zero, cb = zero, i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const g = v128.load(gp + (i << 2));
+    const dead = i32x4.eq(kinds4(kp + i), zero);
+    ca = i32x4.sub(ca, v128.andnot(i32x4.ne(v128.and(g, av), zero), dead));
+    cb = i32x4.sub(cb, v128.andnot(i32x4.ne(v128.and(g, bv), zero), dead));
+  }
+  liveInBothScalar(i, sum4(ca), sum4(cb), count, maskA, maskB);
+}
+
+/** liveInBoth one slot at a time from slot i, na and nb counted before it. */
+function liveInBothScalar(i: i32, na: i32, nb: i32, count: i32, maskA: i32, maskB: i32): void {
+  const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
+  for (; i < count; i++) {
+    const g = i32At(gp + (i << 2)), live = bit(u8At(kp + i) != KIND_NONE);
+    na += live & bit((g & maskA) != 0);
+    nb += live & bit((g & maskB) != 0);
+  }
+  liveA = na;
+  liveB = nb;
 }
 
 /**
@@ -136,7 +169,7 @@ export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exc
   // order; each one keeps its lowest-slot eligible enemy. A bullet costs one cell there, where the
   // home grid below costs it four or more. When those pairs pass the pair buffer, or crossPairs
   // indexed the bullets, the home grid below finds the hits, which never pass the bullets.
-  liveInBoth();
+  liveInBoth(count, maskA, maskB);
   if (liveA >= liveB && liveB * COVER_RECORDS <= hdr(H_CAPACITY)) {
     const total = crossPairs(count, maskA, maskB, cellSize);
     // A negative total passed 2^31 pairs (stats.ts): the home grid's hits never pass the bullets.
