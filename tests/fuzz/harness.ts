@@ -23,7 +23,7 @@ import { detect, inside, levelOf } from "../platforms_reference.js";
 import { refCrossPairs, refFirstHits, refQuery, refSelfPairs, shapeAt, type Shape } from "../reference.js";
 import { RefMap } from "../tiles_reference.js";
 import {
-  arrayPlan, bool, coord, groups, hostile, int, makeArray, motion, mostly, oneOf, real, size, type Arg, type ArrayPlan,
+  arrayPlan, bool, coord, FIRST_READS, groups, hostile, int, makeArray, motion, mostly, oneOf, real, size, type Arg, type ArrayPlan,
 } from "./values.js";
 
 /** What a run counts. */
@@ -504,7 +504,7 @@ function pointsFrom(p: ArrayPlan): unknown {
 op("tm.setPoints", 1, [plan], (c, v) => {
   c.lastPoints = pointsFrom((v[0] as ArrayPlan));
   return c.tm.setPoints(c.lastPoints);
-}, { after: (c) => { c.points = Array.from(c.lastPoints as ArrayLike<number>, Number); } });
+}, { after: (c) => { c.points = Array.from(((c.lastPoints as Record<symbol, unknown>)[FIRST_READS] ?? c.lastPoints) as ArrayLike<number>, Number); } });
 op("tm.collidePoints", 2, [int(0, 64), fc.nat().map((i) => () => i)], (c, v) => c.tm.collidePoints(v[0]), {
   prep: (c, v) => {
     const xs = c.tm.entityX as Float64Array, ys = c.tm.entityY as Float64Array, seed = v[1] as number;

@@ -47,6 +47,9 @@ export const bool = <C>() => mostly(fc.boolean().map((b) => (() => b) as Arg<C>)
 /** A real in [min, max]. */
 export const real = <C>(min: number, max: number) => mostly(fc.double({ min, max, noNaN: true }).map((v) => constant<C>(v)));
 
+/** A fickle array's valid numbers, as its first reads answered them (for the fuzz's own bookkeeping). */
+export const FIRST_READS = Symbol("first reads");
+
 /** How an array argument is made: valid contents, or one thing wrong with it. */
 export type ArrayFault = "none" | "short" | "long" | "odd" | "type" | "element" | "notArray" | "empty" | "frozen" | "fickle";
 export interface ArrayPlan { fault: ArrayFault; type: number; at: number; bad: () => unknown }
@@ -89,6 +92,7 @@ export function makeArray(valid: number[], plan: ArrayPlan, stride = 1): unknown
       const seen = new Set<string>();
       return new Proxy(a, {
         get(target, key, receiver) {
+          if (key === FIRST_READS) return target.slice();
           if (typeof key !== "string" || !/^[0-9]+$/.test(key)) return Reflect.get(target, key, receiver);
           if (seen.has(key)) return plan.bad();
           seen.add(key);
