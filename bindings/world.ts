@@ -208,11 +208,6 @@ export const Sweep = { Point: SWEEP_POINT, Box: SWEEP_BOX, Circle: SWEEP_CIRCLE 
 export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
 
 /**
- * A collision world: one instance of the core and one memory holding the bodies (flat stores of
- * points, circles and rects, a bucket grid, batched queries) and the level's parts (a tile map, a
- * rect level, platforms), each added once.
- */
-/**
  * setPositions' staging of an array-like that is not a typed array: its first n elements, each
  * read once and refused (INVALID_ARGUMENT) unless a number. The planes it writes hold nothing
  * between calls, so a refusal part way leaves nothing behind.
@@ -230,6 +225,11 @@ function stageNumbers(name: string, v: ArrayLike<number>, n: number, stage: Floa
   }
 }
 
+/**
+ * A collision world: one instance of the core and one memory holding the bodies (flat stores of
+ * points, circles and rects, a bucket grid, batched queries) and the level's parts (a tile map, a
+ * rect level, platforms), each added once.
+ */
 export class World {
   readonly backend: Backend;
   private readonly kernel: WorldKernel;
