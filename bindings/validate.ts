@@ -71,25 +71,29 @@ export function readOnce<T>(method: string, name: string, v: T): T {
  * caller that reads and checks each element once as it copies it).
  */
 export function numbersLength(method: string, name: string, v: unknown, elements = true): number {
-  const refuse = (why: string) => new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be an array or typed array of numbers, ${why}. Pass a Float64Array, a Float32Array or an array of numbers.`);
   if (ArrayBuffer.isView(v)) {
-    if (v instanceof DataView || v instanceof BigInt64Array || v instanceof BigUint64Array) throw refuse(`got ${Object.prototype.toString.call(v)}`);
+    if (v instanceof DataView || v instanceof BigInt64Array || v instanceof BigUint64Array) throw notNumbers(method, name, `got ${Object.prototype.toString.call(v)}`);
     return typedLength.call(v);
   }
-  if (typeof v !== "object" || v === null) throw refuse(`got ${describe(v)}`);
+  if (typeof v !== "object" || v === null) throw notNumbers(method, name, `got ${describe(v)}`);
   let n: unknown;
   try {
     n = (v as { length?: unknown }).length;
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw refuse(`got one of length ${describe(n)}`);
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw notNumbers(method, name, `got one of length ${describe(n)}`);
     for (let k = 0; elements && k < n; k++) {
       const e = (v as Record<number, unknown>)[k];
-      if (typeof e !== "number") throw refuse(`got ${describe(e)} at index ${k}`);
+      if (typeof e !== "number") throw notNumbers(method, name, `got ${describe(e)} at index ${k}`);
     }
   } catch (e) {
     if (e instanceof HitcoreError) throw e;
-    throw refuse(`reading it threw ${describe(e)}`);
+    throw notNumbers(method, name, `reading it threw ${describe(e)}`);
   }
   return n as number;
+}
+
+/** numbersLength's refusal (a function of its own: a closure made per call would allocate on setPositions' path). */
+function notNumbers(method: string, name: string, why: string): HitcoreError {
+  return new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be an array or typed array of numbers, ${why}. Pass a Float64Array, a Float32Array or an array of numbers.`);
 }
 
 /**

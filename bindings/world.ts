@@ -207,6 +207,15 @@ export const Sweep = { Point: SWEEP_POINT, Box: SWEEP_BOX, Circle: SWEEP_CIRCLE 
 /** Every export of the core: one instance serves every part of a world. */
 export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
 
+/** v[k] for an error message, or "(unreadable)" when reading it throws (a module function: a closure over the caller's locals would allocate its context on every call). */
+function elementAt(v: ArrayLike<number>, k: number): unknown {
+  try {
+    return v[k];
+  } catch {
+    return "(unreadable)";
+  }
+}
+
 /**
  * setPositions' staging of an array-like that is not a typed array: its first n elements, each
  * read once and refused (INVALID_ARGUMENT) unless a number. The planes it writes hold nothing
@@ -818,8 +827,7 @@ export class World {
     // Staged in the planes, which hold nothing between calls: a refused call leaves the grid as it was.
     const bad = this.kernel.setPositions(n);
     if (bad >= 0) {
-      const at = (v: ArrayLike<number>): unknown => { try { return v[bad]; } catch { return "(unreadable)"; } };
-      throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(at(xs))} and y ${describe(at(ys))}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
+      throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(elementAt(xs, bad))} and y ${describe(elementAt(ys, bad))}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
     }
     this.gridMask = 0;
   }
