@@ -311,7 +311,8 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       world.selfPairs();
       world.queryRect(0, 0, 60, 60);
       const late = 37; // a slot the passes meet after they have found pairs and results
-      const views = [["x", world.x, NaN], ["y", world.y, Infinity], ["a", world.a, -1], ["b", world.b, NaN]] as const;
+      // Finite numbers past MAX_COORD too: the facade's rule, as moveBodies and overlapLevel apply it.
+      const views = [["x", world.x, NaN], ["y", world.y, Infinity], ["a", world.a, -1], ["b", world.b, NaN], ["x", world.x, 1e31], ["a", world.a, 3e38]] as const;
       for (const [field, view, value] of views) {
         const slot = field === "b" ? world.size - 1 : late, old = view[slot];
         view[slot] = value;

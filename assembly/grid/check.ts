@@ -1,14 +1,16 @@
 // The refusal check of the grid queries: a value written through a view (NaN, an infinity, a
 // negative size) makes a pair query or a build refuse the call, and a refused call must change
 // nothing. The passes that would meet such a slot write the grid, the pair buffer and the stats as
-// they go, so the slots the call reads are checked first, with the select pass's own test (boxOk),
-// before anything is written: the check reads the five stores the select pass reads next (warming
-// the cache for it) and writes nothing but the invalid report, and that only when it refuses.
-import { H_A, H_B, H_GROUPS, H_KIND, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_RECT } from "../../layout/grid.ts";
+// they go, so the slots the call reads are checked first, before anything is written, with the
+// facade's rule (shapeOk: every number at most MAX_COORD, sizes not negative), which is stricter
+// than the passes' box test (boxOk), so no pass meets a slot it refuses: the check writes nothing
+// but the invalid report, and that only when it refuses. Where the query already made a pass
+// before its first write (crossPairs' and firstHits' counts of each side), the check is that pass.
+import { H_A, H_B, H_GROUPS, H_KIND, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_RECT, MAX_COORD } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
 import { bit, ctz32, f32At, i32At, SIMD, u8At } from "../memory.ts";
-import { boxLo, boxOk, boxX1, boxY1 } from "./boxes.ts";
-import { boxOk4, kinds4, sum4 } from "./simd.ts";
+import { shapeOk } from "./boxes.ts";
+import { kinds4, sum4 } from "./simd.ts";
 import { flushInvalid, invalidCount, noteInvalid, resetInvalid } from "./stats.ts";
 
 // The live slots the last check counted in its two masks (crossPairs' and firstHits' choice of
@@ -36,8 +38,8 @@ let counted = false;
 }
 
 /**
- * How many live slots in [0, count) with (groups & (maskA | maskB)) != 0 hold no usable shape
- * (boxOk: a non-finite coordinate, a negative or NaN size). When some do, their number and the
+ * How many live slots in [0, count) with (groups & (maskA | maskB)) != 0 hold numbers past the
+ * facade's rule (shapeOk: NaN, an infinity, a magnitude past MAX_COORD, a negative size). When some do, their number and the
  * first into S_INVALID / S_FIRST_INVALID; otherwise writes nothing. Counts the live slots in maskA
  * and in maskB too (checkedLiveA, checkedLiveB).
  */
@@ -61,6 +63,7 @@ export function invalidSlotsIn(count: i32, mask: i32): i32 {
   if (SIMD) {
     const maskv = i32x4.splat(mask), av = i32x4.splat(maskA), bv = i32x4.splat(maskB);
     const zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
+    const most = f32x4.splat(<f32>MAX_COORD), fzero = f32x4.splat(0);
     let ca = zero, cb = zero;
     for (; i + 4 <= count; i += 4) {
       // Sixteen slots outside the mask (the few enemies of a bullet hell) cost one test, as in the select pass.
@@ -77,10 +80,11 @@ export function invalidSlotsIn(count: i32, mask: i32): i32 {
       const live = v128.andnot(i32x4.ne(v128.and(g, maskv), zero), dead);
       const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
       const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
-      const isCircle = i32x4.eq(k, circle), isRect = i32x4.eq(k, rect);
-      const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle));
-      const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, v128.bitselect(b, ac, isRect));
-      const bad = i32x4.bitmask(v128.andnot(live, boxOk4(live, as, v128.and(b, isRect), x0, y0, x1, y1)));
+      // shapeOk by lane: sizes the kind does not have are 0.
+      const as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.and(b, i32x4.eq(k, rect));
+      const ok = v128.and(v128.and(f32x4.lt(f32x4.abs(x), most), f32x4.lt(f32x4.abs(y), most)),
+        v128.and(v128.and(f32x4.ge(as, fzero), f32x4.lt(as, most)), v128.and(f32x4.ge(bs, fzero), f32x4.lt(bs, most))));
+      const bad = i32x4.bitmask(v128.andnot(live, ok));
       for (let bits = bad; bits != 0; bits &= bits - 1) noteInvalid(i + ctz32(bits));
     }
     if (counting) {
@@ -95,9 +99,7 @@ export function invalidSlotsIn(count: i32, mask: i32): i32 {
       na += bit((g & maskA) != 0);
       nb += bit((g & maskB) != 0);
     }
-    const x = f32At(xp + (i << 2)), y = f32At(yp + (i << 2));
-    const a = f32At(ap + (i << 2)), b = f32At(bp + (i << 2));
-    if (!boxOk(k, a, b, boxLo(k, x, a), boxLo(k, y, a), boxX1(k, x, a), boxY1(k, y, a, b))) noteInvalid(i);
+    if (!shapeOk(k, f32At(xp + (i << 2)), f32At(yp + (i << 2)), f32At(ap + (i << 2)), f32At(bp + (i << 2)), <f32>MAX_COORD)) noteInvalid(i);
   }
   liveA = na;
   liveB = nb;
