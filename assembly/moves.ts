@@ -162,7 +162,10 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   if (noSolidCells(cx, cy, hx, hy, dx, dy, inv, cols, rows, cells)) return;
   const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0;
   const span = Math.max(Math.abs(dx), Math.abs(dy)) * inv;
-  const pieces = span > 1 ? <i32>Math.min(Math.ceil(span), <f64>(1 << 20)) : 1;
+  // One piece when 1 / size overflows (a subnormal tile): every piece's cells are then the same
+  // infinite or NaN columns and rows, so splitting the move cannot stop it sooner, and the one
+  // piece's cells hold every piece's.
+  const pieces = span > 1 && inv < Infinity ? <i32>Math.min(Math.ceil(span), <f64>(1 << 20)) : 1;
   let found = false, foundT: f64 = Infinity, fnx: f64 = 0, fny: f64 = 0, fcell = -1;
   // The last piece's cells (after the clamps): a cell it tested gives the same entry time again
   // (each cell's time is the whole move's) and cannot replace the earliest (strictly earlier
@@ -191,9 +194,10 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
       if (dx < 0) c0 = c1 - <f64>(cols + 1);
       else c1 = c0 + <f64>(cols + 1);
     }
-    // No cells (a piece beside the map, past a clamp), or none the last piece did not test. (Taken
-    // before `first` below: the f64 remainder of a far column is a loop over its exponent bits.)
-    if (c1 < c0 || r1 < r0 || (c0 >= pc0 && c1 <= pc1 && r0 >= pr0 && r1 <= pr1)) {
+    // No cells (a piece beside the map, past a clamp; no column at all when a tile so small that
+    // 1 / size overflows makes them NaN, whose box no sweep meets), or none the last piece did not
+    // test. (Taken before `first` below: the f64 remainder of a far column loops over its exponent bits.)
+    if (!(c0 <= c1) || r1 < r0 || (c0 >= pc0 && c1 <= pc1 && r0 >= pr0 && r1 <= pr1)) {
       if (foundT <= s1) found = true;
       continue;
     }
