@@ -1,6 +1,6 @@
 // The refusal check of the grid queries: a value written through a view (NaN, an infinity, a
-// negative size) makes a pair query or a build refuse the call, and a refused call must change
-// nothing. The passes that would meet such a slot write the grid, the pair buffer and the stats as
+// number past MAX_COORD, a negative size) makes a pair query or a build refuse the call, and a
+// refused call must change nothing. The passes that would meet such a slot write the grid, the pair buffer and the stats as
 // they go, so the slots the call reads are checked first, before anything is written, with the
 // facade's rule (shapeOk: every number at most MAX_COORD, sizes not negative), which is stricter
 // than the passes' box test (boxOk), so no pass meets a slot it refuses: the check writes nothing
