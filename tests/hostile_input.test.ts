@@ -301,8 +301,22 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       expect(world.kindOf(bad)).toBe(Kind.Circle);
     });
 
-    it("a query that meets a bad value written through a view is refused before it writes anything", async () => {
+    it("without checkViews, a pair query or build still refuses a bad value written through a view", async () => {
       const world = await newWorld(backend, { capacity: 64 });
+      for (let k = 0; k < 40; k++) world.addCircle(7 * k, 10 + (k % 3), 4, 1 + (k % 2));
+      for (const [view, value] of [[world.x, NaN], [world.y, -Infinity], [world.a, -1]] as const) {
+        const old = view[37];
+        view[37] = value;
+        for (const run of [() => world.selfPairs(), () => world.crossPairs(1, 2), () => world.firstHits(1, 2), () => world.buildGrid(), () => world.controllerContacts()]) {
+          expect(refusal(run)).toMatchObject({ code: "INVALID_ENTITY", message: expect.stringContaining("slot 37") });
+        }
+        view[37] = old;
+      }
+      expect(world.selfPairs()).toBeGreaterThan(0);
+    });
+
+    it("with checkViews, a query that meets a bad value written through a view is refused before it writes anything", async () => {
+      const world = await newWorld(backend, { capacity: 64, checkViews: true });
       for (let k = 0; k < 40; k++) world.addCircle(7 * k, 10 + (k % 3), 4, 1 + (k % 2));
       world.addRect(30, 5, 20, 20, 2);
       // Grid, pairs, results, contacts and stats of earlier calls, all in the snapshot.
