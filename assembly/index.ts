@@ -3,7 +3,7 @@
 // regions the header points at. asc compiles it to the two wasm cores; the js backend is the scalar
 // core translated by wasm2js (scripts/build_js.mjs). Imports name their ".ts" files, which
 // AssemblyScript resolves in imports but not in `export ... from`, so each export is imported first.
-import { buildGrid, crossPairs, firstHits, queryProbe, selfPairs } from "./grid/index.ts";
+import { buildGrid, crossPairs, firstHits, invalidSlots, queryProbe, selfPairs } from "./grid/index.ts";
 import { setPositions } from "./positions.ts";
 import { rectsBuild, rectsQueryBox } from "./rect_level.ts";
 import { rectsStepCharacters } from "./characters.ts";
@@ -18,7 +18,7 @@ import { heapBase, maxI32 } from "./memory.ts";
 import { setHdr } from "./header.ts";
 import { ARENA_BASE, S_INVALID } from "../layout/grid.ts";
 
-export { buildGrid, crossPairs, firstHits, queryProbe, selfPairs, setPositions };
+export { buildGrid, crossPairs, firstHits, invalidSlots, queryProbe, selfPairs, setPositions };
 export { rectsBuild, rectsQueryBox, rectsStepCharacters, rectsCast, rectsMoveProjectiles };
 export { castBox, castSegment, insidePolyhedra, stepBalls, touchSurfaces };
 export { collidePoints, moveBoxes, stepControllers };

@@ -162,8 +162,18 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   if (noSolidCells(cx, cy, hx, hy, dx, dy, inv, cols, rows, cells)) return;
   const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0;
   const span = Math.max(Math.abs(dx), Math.abs(dy)) * inv;
-  const pieces = span > 1 ? <i32>Math.min(Math.ceil(span), <f64>(1 << 20)) : 1;
+  // One piece when 1 / size overflows (a subnormal tile): every piece's cells are then the same
+  // infinite or NaN columns and rows, so splitting the move cannot stop it sooner, and the one
+  // piece's cells hold every piece's.
+  const pieces = span > 1 && inv < Infinity ? <i32>Math.min(Math.ceil(span), <f64>(1 << 20)) : 1;
   let found = false, foundT: f64 = Infinity, fnx: f64 = 0, fny: f64 = 0, fcell = -1;
+  // The last piece's cells (after the clamps): a cell it tested gives the same entry time again
+  // (each cell's time is the whole move's) and cannot replace the earliest (strictly earlier
+  // wins), so a piece tests only the cells the last one did not, and none when they all lie among
+  // them. A body larger than the map, or a tile far smaller than the move, clamps piece after piece
+  // to (nearly) the same cells: up to 2^20 pieces, each over the whole map, where the cells new to
+  // each piece give the same answer.
+  let pc0: f64 = Infinity, pc1: f64 = -Infinity, pr0 = 1, pr1 = 0;
   for (let k = 0; k < pieces && !found; k++) {
     const s0 = <f64>k / <f64>pieces, s1 = <f64>(k + 1) / <f64>pieces;
     const ax = cx + dx * s0, bx = cx + dx * s1, ay = cy + dy * s0, by = cy + dy * s1;
@@ -184,11 +194,25 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
       if (dx < 0) c0 = c1 - <f64>(cols + 1);
       else c1 = c0 + <f64>(cols + 1);
     }
+    // No cells (a piece beside the map, past a clamp; no column at all when a tile so small that
+    // 1 / size overflows makes them NaN, whose box no sweep meets), or none the last piece did not
+    // test. (Taken before `first` below: the f64 remainder of a far column loops over its exponent bits.)
+    if (!(c0 <= c1) || r1 < r0 || (c0 >= pc0 && c1 <= pc1 && r0 >= pr0 && r1 <= pr1)) {
+      if (foundT <= s1) found = true;
+      continue;
+    }
     // At most cols + 2 columns from here on. The first one's cell index, i32: the column itself,
     // or on a wrapping map one the same number of columns along modulo cols when it is far out.
     const last = <i32>(c1 - c0), first = Math.abs(c0) < 1073741824 ? <i32>c0 : <i32>(c0 % <f64>cols);
     for (let row = r0; row <= r1; row++) {
+      // In a row the last piece tested, only the columns before and after its own (as offsets from
+      // c0: up to `skipFrom`, then from `skipTo`), clamped as doubles before the conversions.
+      const seen = row >= pr0 && row <= pr1;
+      const skipFrom = seen ? <i32>Math.max(-1, Math.min(<f64>last, pc0 - c0 - 1)) : last;
+      const skipTo = seen ? <i32>Math.min(<f64>(last + 1), Math.max(0, pc1 - c0 + 1)) : last + 1;
       for (let i = 0; i <= last; i++) {
+        if (i > skipFrom && i < skipTo) i = skipTo;
+        if (i > last) break;
         const col = first + i;
         const flags = tileFlags(col, row, cols, rows, wrap, floor, cells);
         if ((flags & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
@@ -206,6 +230,7 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
         }
       }
     }
+    pc0 = c0; pc1 = c1; pr0 = r0; pr1 = r1;
     if (foundT <= s1) found = true;
   }
   if (foundT <= 1) offer(foundT, fnx, fny, PART_TILES, fcell, -1);

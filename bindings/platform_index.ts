@@ -24,6 +24,17 @@ export interface PlatformIndex {
 const CELLS_PER_ITEM = 4;
 
 /**
+ * The most cells and list entries (over both lists) an index of `items` surfaces and polyhedra
+ * holds: a grid whose lists would hold more (boxes that each reach many cells, unbounded
+ * polyhedra in every cell) is made coarser until they fit, which the lists' conservatism allows.
+ * So the memory an index takes is known from the item count alone: Platforms checks it at every
+ * edit, before anything changes.
+ */
+export function indexBounds(items: number): { cells: number; entries: number } {
+  return { cells: 8 * items + 1024, entries: 64 * items + 4096 };
+}
+
+/**
  * Builds the grid. `surfBoxes` and `polyBoxes` hold (x0, y0, x1, y1) per item, already grown by
  * what the item's hit region can reach; a polyhedron box of NaN marks it unbounded.
  */
@@ -53,8 +64,19 @@ export function buildPlatformIndex(surfBoxes: Float64Array, nSurf: number, polyB
     oy = Math.fround(y0);
     // One spare column and row, and a little slack: the far edge of the last box, measured from the
     // rounded origin with the rounded 1 / cell, must still fall inside the grid.
-    cols = Math.floor(((x1 - ox) / cell) * 1.00001) + 1;
-    rows = Math.floor(((y1 - oy) / cell) * 1.00001) + 1;
+    const shape = () => {
+      cols = Math.floor(((x1 - ox) / cell) * 1.00001) + 1;
+      rows = Math.floor(((y1 - oy) / cell) * 1.00001) + 1;
+    };
+    shape();
+    // Within indexBounds: coarser cells (twice as wide each time) until the lists fit.
+    const bound = indexBounds(nSurf + nPoly);
+    while (cols > 1 || rows > 1) {
+      const cellsNow = cols * rows;
+      if (cellsNow <= bound.cells && entriesOf(surfBoxes, nSurf, cols, rows, ox, oy, cell) + entriesOf(polyBoxes, nPoly, cols, rows, ox, oy, cell) <= bound.entries) break;
+      cell *= 2;
+      shape();
+    }
   }
   // The kernels read these as f32: decide cells on the stored values.
   const f = Math.fround;
@@ -84,4 +106,18 @@ export function buildPlatformIndex(surfBoxes: Float64Array, nSurf: number, polyB
   const [surfStarts, surfItems] = lists(surfBoxes, nSurf);
   const [polyStarts, polyItems] = lists(polyBoxes, nPoly);
   return { cols, rows, ox: fox, oy: foy, inv: finv, surfStarts, surfItems, polyStarts, polyItems };
+}
+
+/** The list entries `n` boxes make on a grid of cols x rows cells of side `cell` from (ox, oy), as buildPlatformIndex lists them. */
+function entriesOf(boxes: Float64Array, n: number, cols: number, rows: number, ox: number, oy: number, cell: number): number {
+  const f = Math.fround, fox = f(ox), foy = f(oy), finv = f(1 / cell);
+  const colOf = (v: number) => { const t = (v - fox) * finv; return t < 1 ? 0 : Math.min(Math.floor(t), cols - 1); };
+  const rowOf = (v: number) => { const t = (v - foy) * finv; return t < 1 ? 0 : Math.min(Math.floor(t), rows - 1); };
+  let entries = 0;
+  for (let i = 0; i < n; i++) {
+    const b = 4 * i;
+    if (Number.isNaN(boxes[b])) entries += cols * rows + 1;
+    else entries += (colOf(boxes[b + 2]) - colOf(boxes[b]) + 1) * (rowOf(boxes[b + 3]) - rowOf(boxes[b + 1]) + 1);
+  }
+  return entries;
 }

@@ -25,9 +25,9 @@
 //   x, y, vx, vy, ax, ay, radius       f32[ball capacity] each
 //   results     i32[max(S, P, 1)]      ids of the last point query
 //   extents     f32[4 * P]             min x, min y, max x, max y per polyhedron (+-Infinity: unbounded)
-import { Arena, type Heap } from "./arena.js";
+import { Arena, type Heap, type Region } from "./arena.js";
 import { PLATFORMS_HEADER } from "../layout/grid.js";
-import { buildPlatformIndex, type PlatformIndex } from "./platform_index.js";
+import { buildPlatformIndex, indexBounds, type PlatformIndex } from "./platform_index.js";
 import type { PlatformsKernel } from "./platforms_kernel.js";
 import {
   C_ID, C_NX, C_NY, C_PART, C_T, C_X, C_Y, HS_STRIDE, P_BALL_COUNT, P_BAX,
@@ -38,7 +38,7 @@ import {
 } from "../layout/platforms.js";
 import { PART_NONE } from "../layout/moves.js";
 import { convexPartsYDown } from "./polygon.js";
-import { checkCoord, checkSize, describe, HitcoreError } from "./validate.js";
+import { checkCoord, checkSize, describe, HitcoreError, readOnce } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit } from "./hit.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, nextGeneration, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -219,6 +219,20 @@ function checkFlat(method: string, name: string, values: ArrayLike<number>, stri
 }
 
 /** Surfaces, convex polyhedra and balls of a 2D platformer in one kernel instance. */
+/**
+ * The regions of a level of nS surfaces, nP polyhedra with `halfspaces` numbers of halfspace data,
+ * an index with lists of the given lengths, and room for ballCap balls. The level regions are
+ * rewritten at every layout and the balls carried over, so no region keeps its data.
+ */
+function levelRegions(nS: number, nP: number, halfspaces: number, surfStarts: number, surfItems: number, polyStarts: number, polyItems: number, ballCap: number): Region[] {
+  const resultsCap = Math.max(nS, nP, 1);
+  const bytes = [4 * Math.max(nS * SURF_STRIDE, 1), 4 * Math.max(halfspaces, 1), 4 * (nP + 1),
+    4 * surfStarts, 4 * Math.max(surfItems, 1), 4 * polyStarts, 4 * Math.max(polyItems, 1),
+    4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
+    4 * Math.max(4 * nP, 1), ...BALL_STEP_FIELDS.map(() => 4 * ballCap), 4 * Math.max(4 * nS + 4 * nP, 1)];
+  return REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false }));
+}
+
 export class Platforms {
   readonly backend: Backend;
   /** Largest ball radius the level's grid covers. */
@@ -310,6 +324,7 @@ export class Platforms {
 
   /** Adds surfaces from a flat [x0, y0, x1, y1, ...] list, all or none; returns their handles, in order. */
   addSurfaces(lines: ArrayLike<number>): number[] {
+    lines = readOnce("addSurfaces", "lines", lines);
     checkFlat("addSurfaces", "lines", lines, 4);
     const f = Math.fround;
     for (let i = 0; i < lines.length; i += 4) {
@@ -317,6 +332,7 @@ export class Platforms {
         throw new HitcoreError("DEGENERATE_SURFACE", `addSurfaces: line ${i / 4} has zero length (both ends at ${lines[i]}, ${lines[i + 1]}). Remove it or give two distinct ends.`);
       }
     }
+    this.admit("addSurfaces", lines.length / 4, 0, 0);
     const handles: number[] = [];
     for (let i = 0; i < lines.length; i += 4) {
       handles.push(makeId(this.levelGen, IdKind.Surface, this.ids.tag, this.surfaceCount));
@@ -354,7 +370,9 @@ export class Platforms {
    * fewer than three distinct corners, no area, or crossing edges.
    */
   addPolygon(points: ArrayLike<number>): number[] {
+    points = readOnce("addPolygon", "points", points);
     const parts = convexPartsYDown("addPolygon", points);
+    this.admit("addPolygon", 0, parts.length, parts.reduce((sum, part) => sum + (part.length / 2) * HS_STRIDE, 0));
     const ids: number[] = [];
     for (const part of parts) ids.push(this.pushConvex(part));
     this.index = null;
@@ -410,12 +428,14 @@ export class Platforms {
    * tested by every ball. Returns its handle.
    */
   addHalfspaces(halfspaces: ArrayLike<number>): number {
+    halfspaces = readOnce("addHalfspaces", "halfspaces", halfspaces);
     checkFlat("addHalfspaces", "halfspaces", halfspaces, 3);
     for (let i = 0; i < halfspaces.length; i += 3) {
       if (!(Math.hypot(halfspaces[i], halfspaces[i + 1]) > 0)) {
         throw new HitcoreError("DEGENERATE_HALFSPACE", `addHalfspaces: halfspace ${i / 3} has a zero normal. Give the outward normal (nx, ny) of each face.`);
       }
     }
+    this.admit("addHalfspaces", 0, 1, (halfspaces.length / 3) * HS_STRIDE);
     const f = Math.fround;
     const first = this.halfspaceData.length;
     for (let i = 0; i < halfspaces.length; i += 3) {
@@ -836,6 +856,18 @@ export class Platforms {
 
   // ---- memory -------------------------------------------------------------------------------
 
+  /**
+   * Refuses with CAPACITY, before an edit changes anything, a level of `addS` more surfaces and
+   * `addP` more polyhedra (`addHs` more numbers of halfspace data) whose layout, with the largest
+   * index that many items can have (indexBounds), would pass the heap limit: the next query lays
+   * it out, and must not be the one to fail.
+   */
+  private admit(method: string, addS: number, addP: number, addHs: number): void {
+    const nS = this.surfaceCount + addS, nP = this.polyhedronCount + addP, most = indexBounds(nS + nP);
+    const regions = levelRegions(nS, nP, this.halfspaceData.length + addHs, most.cells + 2, most.entries + 4, most.cells + 2, 1, this.ballCap);
+    this.arena.check(regions, method, false, `${nS} surfaces and ${nP} polyhedra (with their index) and room for ${this.ballCap} balls`);
+  }
+
   private ensureIndex(): void {
     if (this.index === null) this.relayout(this.ballCap, "a query after the level changed");
   }
@@ -845,12 +877,7 @@ export class Platforms {
     const nS = this.surfaceCount, nP = this.polyhedronCount;
     const index = buildPlatformIndex(Float64Array.from(this.surfBoxes), nS, Float64Array.from(this.polyBoxes), nP);
     const resultsCap = Math.max(nS, nP, 1);
-    // The level regions are rewritten below and the balls carried over, so no region keeps its data.
-    const bytes = [4 * Math.max(this.surfRecords.length, 1), 4 * Math.max(this.halfspaceData.length, 1), 4 * this.polyStart.length,
-      4 * index.surfStarts.length, 4 * Math.max(index.surfItems.length, 1), 4 * index.polyStarts.length, 4 * Math.max(index.polyItems.length, 1),
-      4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * ballCap, 4 * resultsCap,
-      4 * Math.max(this.polyExtents.length, 1), ...BALL_STEP_FIELDS.map(() => 4 * ballCap), 4 * Math.max(this.surfBoxes.length + this.polyBoxes.length, 1)];
-    const regions = REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false }));
+    const regions = levelRegions(nS, nP, this.halfspaceData.length, index.surfStarts.length, index.surfItems.length, index.polyStarts.length, index.polyItems.length, ballCap);
     this.arena.check(regions, method, method === "addPlatforms", `${nS} surfaces, ${nP} polyhedra and room for ${ballCap} balls`);
     this.revision++;
     // Carry the balls over (load time, not per frame: a copy is fine).

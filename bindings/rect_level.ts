@@ -9,7 +9,7 @@
 //   cx, cy, cw, ch, cvx, cvy f32[C]; ckind, cinput, cstate, cgrace i32[C]; stomps i32[2C]
 //   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
 import { Arena, type Heap, type Region } from "./arena.js";
-import { checkCoord, checkOut, checkSize, describe, HitcoreError } from "./validate.js";
+import { checkCoord, checkOut, checkSize, describe, HitcoreError, readOnce } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit, Part } from "./hit.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -255,6 +255,7 @@ export class RectLevel {
    * Returns the prefab's handle. An empty list defines a prefab that cannot be instanced.
    */
   addPrefab(rects: ArrayLike<number>): number {
+    rects = readOnce("addPrefab", "rects", rects);
     if (!rects || typeof rects.length !== "number" || rects.length % 4 !== 0) {
       throw new HitcoreError("INVALID_PREFAB", `addPrefab: rects must be a flat list of (x, y, w, h) quadruples, got length ${describe(rects?.length)}. Pass [x0, y0, w0, h0, x1, y1, w1, h1, ...].`);
     }

@@ -36,7 +36,7 @@ import {
   T_CTL_I, T_ENT_CAP, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_CAP, T_MON_HEAD, T_MON_LIVE, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
 } from "../layout/tiles.js";
-import { describe, HitcoreError, numbersLength } from "./validate.js";
+import { describe, HitcoreError, numbersLength, readOnce } from "./validate.js";
 import type { WasmMemory } from "./wasm_types.js";
 import type { Backend } from "./world.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -614,6 +614,7 @@ export class TileMap {
 
   /** Sets the collision points: (dx, dy) pairs relative to an entity's origin, at most POINT_CAP. */
   setPoints(offsets: ArrayLike<number>): void {
+    offsets = readOnce("setPoints", "offsets", offsets);
     const length = numbersLength("setPoints", "offsets", offsets), n = length / 2;
     if (!Number.isInteger(n) || n < 1 || n > POINT_CAP) throw new HitcoreError("INVALID_ARGUMENT", `setPoints takes 1 to ${POINT_CAP} (dx, dy) pairs, got ${length} numbers.`);
     for (let k = 0; k < offsets.length; k++) this.checkCoord(`point offset ${k}`, offsets[k]);

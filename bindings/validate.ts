@@ -29,32 +29,71 @@ export function describe(v: unknown): string {
   }
 }
 
+// TypedArray.prototype's own length and slice: an instance's own "length" or "slice" property
+// cannot stand in for them.
+const TYPED = Object.getPrototypeOf(Int8Array.prototype) as { slice(): ArrayLike<number> };
+const typedLength = Object.getOwnPropertyDescriptor(TYPED, "length")!.get as (this: unknown) => number;
+const typedSlice = TYPED.slice as (this: unknown) => ArrayLike<number>;
+
+/**
+ * A copy of the array-like `v` read once (its length, then each element once, up to the first
+ * that is not a number), for a call to check and then use the same numbers: getters that answer
+ * differently on a second read, or a Proxy, cannot slip a value past the checks. A typed array is
+ * copied by its own length; a length that is no array length comes back alone ({ length }), and
+ * anything that is no object as it is, for the caller's checks to refuse as before.
+ * INVALID_ARGUMENT when reading throws.
+ */
+export function readOnce<T>(method: string, name: string, v: T): T {
+  if (typeof v !== "object" || v === null) return v;
+  if (ArrayBuffer.isView(v)) return (v instanceof DataView ? v : typedSlice.call(v)) as T;
+  try {
+    const n = (v as { length?: unknown }).length;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 0xffffffff) return { length: n } as T;
+    const copy: unknown[] = [];
+    for (let k = 0; k < n; k++) {
+      const e = (v as Record<number, unknown>)[k];
+      copy.push(e);
+      if (typeof e !== "number") break;
+    }
+    copy.length = n;
+    return copy as T;
+  } catch (e) {
+    if (e instanceof HitcoreError) throw e;
+    throw new HitcoreError("INVALID_ARGUMENT", `${method}: reading ${name} threw ${describe(e)}. Pass a Float64Array, a Float32Array or an array of numbers.`);
+  }
+}
+
 /**
  * The length of `v`, an array-like of numbers, or INVALID_ARGUMENT naming `name`: a typed array of
  * numbers is taken as it is; any other object needs an integer length and a number in every
  * element (so copying it converts nothing and calls no user code). Strings, numbers, BigInt arrays
- * and objects without a length are refused.
+ * and objects without a length are refused. With `elements` false only the length is read (a
+ * caller that reads and checks each element once as it copies it).
  */
-export function numbersLength(method: string, name: string, v: unknown): number {
-  const refuse = (why: string) => new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be an array or typed array of numbers, ${why}. Pass a Float64Array, a Float32Array or an array of numbers.`);
+export function numbersLength(method: string, name: string, v: unknown, elements = true): number {
   if (ArrayBuffer.isView(v)) {
-    if (v instanceof DataView || v instanceof BigInt64Array || v instanceof BigUint64Array) throw refuse(`got ${Object.prototype.toString.call(v)}`);
-    return (v as unknown as ArrayLike<number>).length;
+    if (v instanceof DataView || v instanceof BigInt64Array || v instanceof BigUint64Array) throw notNumbers(method, name, `got ${Object.prototype.toString.call(v)}`);
+    return typedLength.call(v);
   }
-  if (typeof v !== "object" || v === null) throw refuse(`got ${describe(v)}`);
+  if (typeof v !== "object" || v === null) throw notNumbers(method, name, `got ${describe(v)}`);
   let n: unknown;
   try {
     n = (v as { length?: unknown }).length;
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw refuse(`got one of length ${describe(n)}`);
-    for (let k = 0; k < n; k++) {
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw notNumbers(method, name, `got one of length ${describe(n)}`);
+    for (let k = 0; elements && k < n; k++) {
       const e = (v as Record<number, unknown>)[k];
-      if (typeof e !== "number") throw refuse(`got ${describe(e)} at index ${k}`);
+      if (typeof e !== "number") throw notNumbers(method, name, `got ${describe(e)} at index ${k}`);
     }
   } catch (e) {
     if (e instanceof HitcoreError) throw e;
-    throw refuse(`reading it threw ${describe(e)}`);
+    throw notNumbers(method, name, `reading it threw ${describe(e)}`);
   }
   return n as number;
+}
+
+/** numbersLength's refusal (a function of its own: a closure made per call would allocate on setPositions' path). */
+function notNumbers(method: string, name: string, why: string): HitcoreError {
+  return new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be an array or typed array of numbers, ${why}. Pass a Float64Array, a Float32Array or an array of numbers.`);
 }
 
 /**

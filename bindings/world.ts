@@ -87,6 +87,12 @@ export interface WorldOptions {
   pairCapacity?: number;
   /** Grow the pair buffer and rerun a query whose pairs did not fit (default true); false reports `droppedPairs`. */
   growPairs?: boolean;
+  /**
+   * Check every slot a pair query or grid build reads before it writes anything (default false),
+   * so that one refused for a value written through a view leaves no trace. Costs a pass over the
+   * slots: 5-15% of a selfPairs, crossPairs or firstHits on the SIMD core.
+   */
+  checkViews?: boolean;
 }
 
 /** What the last query visited, for tests and tuning (allocates: not for the frame loop). */
@@ -207,6 +213,33 @@ export const Sweep = { Point: SWEEP_POINT, Box: SWEEP_BOX, Circle: SWEEP_CIRCLE 
 /** Every export of the core: one instance serves every part of a world. */
 export type WorldKernel = Kernel & TileKernel & RectsKernel & PlatformsKernel;
 
+/** v[k] for an error message, or "(unreadable)" when reading it throws (a module function: a closure over the caller's locals would allocate its context on every call). */
+function elementAt(v: ArrayLike<number>, k: number): unknown {
+  try {
+    return v[k];
+  } catch {
+    return "(unreadable)";
+  }
+}
+
+/**
+ * setPositions' staging of an array-like that is not a typed array: its first n elements, each
+ * read once and refused (INVALID_ARGUMENT) unless a number. The planes it writes hold nothing
+ * between calls, so a refusal part way leaves nothing behind.
+ */
+function stageNumbers(name: string, v: ArrayLike<number>, n: number, stage: Float64Array): void {
+  try {
+    for (let k = 0; k < n; k++) {
+      const e = v[k];
+      if (typeof e !== "number") throw new HitcoreError("INVALID_ARGUMENT", `setPositions: ${name} must be an array or typed array of numbers, got ${describe(e)} at index ${k}. Pass a Float64Array, a Float32Array or an array of numbers.`);
+      stage[k] = e;
+    }
+  } catch (e) {
+    if (e instanceof HitcoreError) throw e;
+    throw new HitcoreError("INVALID_ARGUMENT", `setPositions: reading ${name} threw ${describe(e)}. Pass a Float64Array, a Float32Array or an array of numbers.`);
+  }
+}
+
 /**
  * A collision world: one instance of the core and one memory holding the bodies (flat stores of
  * points, circles and rects, a bucket grid, batched queries) and the level's parts (a tile map, a
@@ -225,6 +258,7 @@ export class World {
   private readonly memory: WebAssembly.Memory;
   private readonly growable: boolean;
   private readonly growPairs: boolean;
+  private readonly checkViews: boolean;
   private readonly maxCapacity: number;
   private cellSizeOption: number;
   private readonly arena: Arena;
@@ -247,6 +281,8 @@ export class World {
   private freeSlots: Int32Array;
   private freeCount = 0;
   private gridMask = 0; // mask of the grid the last call built; 0 when stale
+  private wasInvalid = 0; // the header's invalid report before the running query (keepReport)
+  private wasFirst = 0;
   /** Pairs the last query found that did not fit (only when growPairs is false). */
   droppedPairs = 0;
 
@@ -290,6 +326,7 @@ export class World {
     this.memory = kernel.memory;
     this.growable = options.growable ?? true;
     this.growPairs = options.growPairs ?? true;
+    this.checkViews = !!options.checkViews;
     this.heap = new Heap(kernel.arenaBase());
     this.arena = new Arena(kernel.memory, this.heap);
     this.castArena = new Arena(kernel.memory, this.heap);
@@ -782,19 +819,23 @@ export class World {
    * the lengths differ or pass `count`, or when a number is not finite or past MAX_COORD.
    */
   setPositions(xs: ArrayLike<number>, ys: ArrayLike<number>): void {
-    const n = numbersLength("setPositions", "xs", xs), ny = numbersLength("setPositions", "ys", ys);
+    const n = numbersLength("setPositions", "xs", xs, false), ny = numbersLength("setPositions", "ys", ys, false);
     if (ny !== n || n > this.top) {
       const why = ny !== n ? `xs has ${n} numbers and ys ${ny}` : `${n} positions for ${this.top} slots in use`;
       throw new HitcoreError("INVALID_ARGUMENT", `setPositions: ${why}. Pass two arrays of the same length, one number per slot, at most world.count long.`);
     }
     this.refresh();
-    this._stageX.set(xs);
-    this._stageY.set(ys);
-    // The SIMD core converts into the grid's box scratch before it checks: the last grid is gone, refused or not.
-    this.gridMask = 0;
+    // A typed array is copied by its own length; any other array-like is read once, element by
+    // element, each checked to be a number as it is staged (a getter could answer differently on
+    // a second read).
+    if (ArrayBuffer.isView(xs)) this._stageX.set(xs);
+    else stageNumbers("xs", xs, n, this._stageX);
+    if (ArrayBuffer.isView(ys)) this._stageY.set(ys);
+    else stageNumbers("ys", ys, n, this._stageY);
+    // Staged in the planes, which hold nothing between calls: a refused call leaves the grid as it was.
     const bad = this.kernel.setPositions(n);
     if (bad >= 0) {
-      throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(xs[bad])} and y ${describe(ys[bad])}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
+      throw new HitcoreError("INVALID_NUMBER", `setPositions: slot ${bad} has x ${describe(elementAt(xs, bad))} and y ${describe(elementAt(ys, bad))}; positions must be finite numbers of magnitude at most ${MAX_COORD}. Check the arrays for NaN or Infinity before passing them.`);
     }
     this.gridMask = 0;
   }
@@ -1107,9 +1148,18 @@ export class World {
     checkMask("controllerContacts", "mask", mask);
     checkGroups("controllerContacts", pickUpMask);
     this.checkLive("controllerContacts");
-    if (this.contactCap === 0) this.ensureContacts(64);
+    if (this.contactCap === 0) {
+      if (this.checkViews) {
+        // Laying out the record region writes memory: the bodies are checked first.
+        this.keepReport();
+        this.kernel.invalidSlots(this.top, mask);
+        this.afterBuild(this.gridMask);
+      }
+      this.ensureContacts(64);
+    }
     for (;;) {
-      const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption);
+      this.keepReport();
+      const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption, this.checkViews);
       this.afterBuild(mask);
       if (total <= this.contactCap) return (this.contactTotal = total);
       this.ensureContacts(total);
@@ -1135,7 +1185,8 @@ export class World {
   selfPairs(mask = ALL_GROUPS): number {
     checkMask("selfPairs", "mask", mask);
     for (;;) {
-      const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption);
+      this.keepReport();
+      const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption, this.checkViews);
       this.afterBuild(this.header[G_MASK] >>> 0); // 0 after a split: the grid left holds part of the mask
       if (this.fits("selfPairs", total)) return this.finishPairs(total);
     }
@@ -1146,7 +1197,8 @@ export class World {
     checkMask("crossPairs", "maskA", maskA);
     checkMask("crossPairs", "maskB", maskB);
     for (;;) {
-      const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption);
+      this.keepReport();
+      const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption, this.checkViews);
       this.afterBuild(this.header[G_MASK] >>> 0); // the side the kernel indexed (a reach grid of the smaller, or a home grid of the larger)
       if (this.fits("crossPairs", total)) return this.finishPairs(total);
     }
@@ -1161,7 +1213,8 @@ export class World {
     checkMask("firstHits", "bulletMask", bulletMask);
     checkMask("firstHits", "enemyMask", enemyMask);
     for (;;) {
-      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!exclusive);
+      this.keepReport();
+      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!exclusive, this.checkViews);
       this.afterBuild(enemyMask);
       if (this.fits("firstHits", total)) return this.finishPairs(total);
     }
@@ -1173,7 +1226,8 @@ export class World {
    */
   buildGrid(mask = ALL_GROUPS): number {
     checkMask("buildGrid", "mask", mask);
-    const n = this.kernel.buildGrid(this.top, mask, this.cellSizeOption);
+    this.keepReport();
+    const n = this.kernel.buildGrid(this.top, mask, this.cellSizeOption, this.checkViews);
     this.afterBuild(mask);
     return n;
   }
@@ -1310,33 +1364,47 @@ export class World {
 
   private probe(kind: number, x: number, y: number, a: number, b: number, mask: number, exclude: number): number {
     this.refresh();
-    const p = this.cap;
+    const p = this.cap, px = this._x[p], py = this._y[p], pa = this._a[p], pb = this._b[p];
     this._x[p] = x;
     this._y[p] = y;
     this._a[p] = a;
     this._b[p] = b;
     this._kinds[p] = kind;
     const useGrid = this.gridMask !== 0 && ((mask & ~this.gridMask) >>> 0) === 0;
+    this.keepReport();
     const n = this.kernel.queryProbe(this.top, mask, useGrid, exclude);
     this._kinds[p] = KIND_NONE;
-    this.refuseInvalid();
+    if (this.header[S_INVALID] > 0) {
+      // Refused: the probe slot as it was too (the core wrote nothing else).
+      this._x[p] = px; this._y[p] = py; this._a[p] = pa; this._b[p] = pb;
+      this.refuseInvalid();
+    }
     return n;
   }
 
-  private afterBuild(mask: number): void {
+  /** Keeps the header's invalid report (S_INVALID, S_FIRST_INVALID) for refuseInvalid to put back: a refused call leaves memory as it was. */
+  private keepReport(): void {
     this.refresh();
-    this.gridMask = mask;
-    if (this.header[S_INVALID] > 0) {
-      this.gridMask = 0;
-      this.refuseInvalid();
-    }
+    this.wasInvalid = this.header[S_INVALID];
+    this.wasFirst = this.header[S_FIRST_INVALID];
   }
 
-  /** INVALID_ENTITY, naming the slot and field, when the last kernel call met slots that hold no valid shape (one rule for pair and probe queries). */
-  private refuseInvalid(): void {
-    const bad = this.header[S_INVALID];
-    if (bad <= 0) return;
-    const slot = this.header[S_FIRST_INVALID];
+  /** After a grid query or build (keepReport before it): refuses it when the core did, else the grid over `mask` is the current one. */
+  private afterBuild(mask: number): void {
+    this.refresh();
+    if (this.header[S_INVALID] > 0) this.refuseInvalid();
+    this.gridMask = mask;
+  }
+
+  /**
+   * INVALID_ENTITY, naming the slot and field, for a call the core refused because slots it reads
+   * hold no valid shape (one rule for pair and probe queries; the core wrote nothing but the
+   * report, which goes back to what keepReport kept).
+   */
+  private refuseInvalid(): never {
+    const h = this.header, bad = h[S_INVALID], slot = h[S_FIRST_INVALID];
+    h[S_INVALID] = this.wasInvalid;
+    h[S_FIRST_INVALID] = this.wasFirst;
     this.checkSlotData(slot);
     throw new HitcoreError("INVALID_ENTITY", `${bad} entities hold invalid data (first: slot ${slot}).`);
   }
@@ -1365,7 +1433,7 @@ export class World {
   private fits(method: string, total: number): boolean {
     const cap = this.pairCap;
     if (total < 0) {
-      // The core counts pairs in an int32: past 2^31 the count wraps, and no pair buffer could hold them.
+      // The core counts pairs in an int32 that stays negative once past 2^31 (assembly/grid/stats.ts): no pair buffer could hold them.
       throw new HitcoreError("CAPACITY", `${method}: more than 2^31 pairs overlap, more than a world's memory could hold. Query fewer entities at once (smaller masks), or spread them out.`);
     }
     if (total <= cap) return true;

@@ -63,7 +63,7 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
 
     it("ensureEntities past the limit throws CAPACITY and leaves the map, its cells and controllers as they were", async () => {
       const world = await newWorld(backend);
-      const map = world.addTileMap({ ascii: ["    ", "X  X", "XXXX"], tileSize: 16 });
+      const map = world.addTileMap({ ascii: ["    ", "    ", "XXXX"], tileSize: 16 });
       const controller = map.addController(24, 16);
       map.addMonster(20, 20, 8, 8, 3);
       world.addCircle(5, 5, 2);
@@ -96,6 +96,42 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       world.validate();
       expect(world.queryRect(99, 99, 2, 2)).toBe(n);
       expect(world.indexOf(world.idAt(n - 1))).toBe(n - 1);
+    });
+
+    it.runIf(backend === "wasm-simd")("more than 2^32 pairs give CAPACITY, never a count wrapped back to a small one", async () => {
+      // 100,000 points on one spot: 4,999,950,000 pairs, 705 million once wrapped past 2^32 (the
+      // core counted them in an i32, and wrote past the buffer once the count turned negative).
+      // The pair buffer does not grow: without the guard the call would answer the wrapped count.
+      const n = 100_000, world = await newWorld(backend, { capacity: n, growPairs: false, pairCapacity: 1024 });
+      for (let k = 0; k < n; k++) world.addPoint(5, 5);
+      const x = world.x, bytes = world.memoryBytes;
+      const e = refusal(() => world.selfPairs());
+      expect(e.code).toBe("CAPACITY");
+      expect(e.message).toContain("2^31 pairs");
+      expect([world.memoryBytes, x.length]).toEqual([bytes, n + 1]);
+      world.validate();
+      expect(world.queryRect(4, 4, 2, 2)).toBe(n);
+    }, 120_000);
+
+    it("a platforms edit whose level would pass the limit is refused at the edit, not at the next query", async () => {
+      // Bodies filling all but about 14 MB of the 2 GiB (their pages never touched), then 200,000
+      // surfaces: about 20 MB laid out, with their index. The edit is refused, the query answers.
+      const world = await newWorld(backend, { capacity: 13_500_000 });
+      const platforms = world.addPlatforms({ ballCapacity: 1 });
+      platforms.addSurface(0, 10, 50, 10);
+      const bytes = world.memoryBytes;
+      const lines: number[] = [];
+      for (let i = 0; i < 200_000; i++) lines.push(i * 10, 0, i * 10 + 5, 0);
+      expect(refusal(() => platforms.addSurfaces(lines)).code).toBe("CAPACITY");
+      const square = [0, 0, 1, 0, 1, 1, 0, 1], many: number[] = [];
+      for (let i = 0; i < 600_000; i++) many.push(0, -1, i, 0, 1, -i - 1);
+      expect(refusal(() => platforms.addHalfspaces(many)).code).toBe("CAPACITY");
+      expect([platforms.surfaceCount, platforms.polyhedronCount]).toEqual([1, 0]);
+      expect(platforms.castSegment(20, 0, 20, 20)).toBe(true);
+      expect(world.memoryBytes).toBe(bytes);
+      platforms.addPolygon(square);
+      expect(platforms.polyhedronCount).toBe(1);
+      platforms.validate();
     });
 
     it("casts and projectiles past the limit throw CAPACITY, changing nothing", async () => {
@@ -263,6 +299,121 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       world.a[world.indexOf(bad)] = 3;
       expect(world.queryRect(0, 0, 100, 100)).toBe(8);
       expect(world.kindOf(bad)).toBe(Kind.Circle);
+    });
+
+    it("without checkViews, a pair query or build still refuses a bad value written through a view", async () => {
+      const world = await newWorld(backend, { capacity: 64 });
+      for (let k = 0; k < 40; k++) world.addCircle(7 * k, 10 + (k % 3), 4, 1 + (k % 2));
+      for (const [view, value] of [[world.x, NaN], [world.y, -Infinity], [world.a, -1]] as const) {
+        const old = view[37];
+        view[37] = value;
+        for (const run of [() => world.selfPairs(), () => world.crossPairs(1, 2), () => world.firstHits(1, 2), () => world.buildGrid(), () => world.controllerContacts()]) {
+          expect(refusal(run)).toMatchObject({ code: "INVALID_ENTITY", message: expect.stringContaining("slot 37") });
+        }
+        view[37] = old;
+      }
+      expect(world.selfPairs()).toBeGreaterThan(0);
+    });
+
+    it("with checkViews, a query that meets a bad value written through a view is refused before it writes anything", async () => {
+      const world = await newWorld(backend, { capacity: 64, checkViews: true });
+      for (let k = 0; k < 40; k++) world.addCircle(7 * k, 10 + (k % 3), 4, 1 + (k % 2));
+      world.addRect(30, 5, 20, 20, 2);
+      // Grid, pairs, results, contacts and stats of earlier calls, all in the snapshot.
+      world.crossPairs(1, 2);
+      world.controllerContacts();
+      world.selfPairs();
+      world.queryRect(0, 0, 60, 60);
+      const late = 37; // a slot the passes meet after they have found pairs and results
+      // Finite numbers past MAX_COORD too: the facade's rule, as moveBodies and overlapLevel apply it.
+      const views = [["x", world.x, NaN], ["y", world.y, Infinity], ["a", world.a, -1], ["b", world.b, NaN], ["x", world.x, 1e31], ["a", world.a, 3e38]] as const;
+      for (const [field, view, value] of views) {
+        const slot = field === "b" ? world.size - 1 : late, old = view[slot];
+        view[slot] = value;
+        for (const [name, run] of [
+          ["selfPairs", () => world.selfPairs()], ["crossPairs", () => world.crossPairs(1, 2)], ["firstHits", () => world.firstHits(1, 2)],
+          ["buildGrid", () => world.buildGrid()], ["controllerContacts", () => world.controllerContacts()],
+        ] as const) {
+          const e = refusedUnchanged(world, "INVALID_ENTITY", run);
+          expect(e.message, `${field}: ${name}`).toContain(`slot ${slot}`);
+        }
+        view[slot] = old;
+      }
+      // Probe queries scan every slot when no grid is current (a grid's probes read the grid as built).
+      world.setGroups(world.idAt(0), 1);
+      expect(world.queryRect(0, 0, 60, 60)).toBeGreaterThan(2);
+      for (const [field, view, value] of views) {
+        const slot = field === "b" ? world.size - 1 : late, old = view[slot];
+        view[slot] = value;
+        for (const [name, run] of [
+          ["queryRect", () => world.queryRect(0, 0, 300, 60)], ["queryCircle", () => world.queryCircle(100, 10, 200)],
+          ["queryPoint", () => world.queryPoint(7, 10)], ["touching", () => world.touching(world.idAt(1))],
+        ] as const) {
+          const e = refusedUnchanged(world, "INVALID_ENTITY", run);
+          expect(e.message, `${field}: ${name}`).toContain(`slot ${slot}`);
+        }
+        view[slot] = old;
+      }
+      // A refused setPositions leaves the grid the last query built (and everything else) as it was.
+      world.buildGrid();
+      const xs = new Float64Array(world.size).fill(5), ys = new Float64Array(world.size).fill(5);
+      xs[late] = NaN;
+      refusedUnchanged(world, "INVALID_NUMBER", () => world.setPositions(xs, ys));
+      ys[2] = 2e30;
+      xs[late] = 5;
+      refusedUnchanged(world, "INVALID_NUMBER", () => world.setPositions(xs, ys));
+      expect(world.queryRect(0, 0, 60, 60)).toBeGreaterThan(0);
+      world.validate();
+    });
+  });
+
+  describe("array-likes whose getters answer differently on a second read", () => {
+    /** `values` behind getters: each index answers its value on the first read and `later` after it. */
+    const fickle = (values: number[], later: unknown): ArrayLike<number> => {
+      const seen = new Set<number>();
+      return new Proxy(values, {
+        get(target, key, receiver) {
+          const k = typeof key === "string" ? Number(key) : NaN;
+          if (!Number.isInteger(k)) return Reflect.get(target, key, receiver);
+          if (seen.has(k)) return later;
+          seen.add(k);
+          return target[k];
+        },
+      }) as unknown as ArrayLike<number>;
+    };
+
+    it("each call reads a user array once: what it checked is what it stores", async () => {
+      for (const later of [NaN, Infinity, Symbol("s"), "7", -5]) {
+        const world = await newWorld(backend, { capacity: 8 });
+        const { platforms, rectLevel, tileMap } = world.loadLevel({ ascii: ["    ", "    ", "XXXX"], tileSize: 16, entityCapacity: 4 });
+        const surface = platforms.addSurfaces(fickle([0, 0, 40, 0], later))[0];
+        const parts = platforms.addPolygon(fickle([100, 100, 140, 100, 120, 130], later));
+        platforms.addHalfspaces(fickle([0, -1, -200], later));
+        const prefab = rectLevel.addPrefab(fickle([0, 0, 10, 12], later));
+        rectLevel.addInstance(prefab, 5, 5);
+        tileMap.setPoints(fickle([1, 2, 3, 4], later));
+        world.addPoint(0, 0); world.addPoint(1, 1);
+        world.setPositions(fickle([5, 6], later), fickle([7, 8], later));
+        expect([world.x[0], world.x[1], world.y[0], world.y[1]]).toEqual([5, 6, 7, 8]);
+        expect(platforms.surfaceCount).toBe(1);
+        expect(parts.length).toBeGreaterThan(0);
+        expect(surface).not.toBe(0);
+        // Nothing stored a later answer: every part's invariants hold, and queries answer.
+        world.validate();
+        platforms.validate();
+        rectLevel.validate();
+        expect(world.castRay(20, -10, 0, 1, 100)).toBe(true);
+      }
+    });
+
+    it("a getter that throws is refused with a HitcoreError, changing nothing", async () => {
+      const world = await newWorld(backend, { capacity: 8 });
+      const { platforms, rectLevel } = world.loadLevel({ ascii: ["    ", "XXXX"], tileSize: 16 });
+      world.addPoint(0, 0);
+      const throwing = new Proxy([1, 2, 3, 4], { get(t, key, r) { if (key === "2") throw new Error("boom"); return Reflect.get(t, key, r); } }) as unknown as ArrayLike<number>;
+      refusedUnchanged(world, "INVALID_ARGUMENT", () => platforms.addSurfaces(throwing));
+      refusedUnchanged(world, "INVALID_ARGUMENT", () => rectLevel.addPrefab(throwing));
+      refusedUnchanged(world, "INVALID_ARGUMENT", () => world.setPositions(throwing, [1, 2, 3, 4]));
     });
   });
 

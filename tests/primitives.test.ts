@@ -1,7 +1,7 @@
 // The seed's five tests, on the cases its text walks through: strict point tests, rects that
 // touch or contain each other, circles that touch, and the rect-circle corner regions.
 import { describe, expect, it } from "vitest";
-import { circleCircle, Kind, overlapShapes, pointInCircle, pointInRect, rectCircle, rectRect } from "../bindings/node.js";
+import { circleCircle, HitcoreError, Kind, overlapShapes, pointInCircle, pointInRect, rectCircle, rectRect } from "../bindings/node.js";
 import { BACKENDS, newWorld } from "./support.js";
 
 describe("the seed's intersection tests", () => {
@@ -62,6 +62,32 @@ describe("the seed's intersection tests", () => {
       expect(overlapShapes(Kind.Rect, 0, 0, 10, 10, Kind.Point, 10, 5, 0, 0)).toBe(false);
       expect(overlapShapes(Kind.Circle, -2, -2, 3, 0, Kind.Rect, 0, 0, 10, 10)).toBe(true);
       expect(w.has(rect)).toBe(true);
+    }
+  });
+});
+
+describe("the stateless tests refuse what is no number", () => {
+  it("a symbol, a BigInt or an object whose valueOf throws gives a HitcoreError naming the argument", () => {
+    const calls: [string, (v: unknown) => unknown][] = [
+      ["pointInRect", (v) => pointInRect(1, 2, v as number, 0, 5, 5)],
+      ["pointInCircle", (v) => pointInCircle(1, 2, 0, 0, v as number)],
+      ["rectRect", (v) => rectRect(0, 0, 1, 1, 0, v as number, 2, 2)],
+      ["circleCircle", (v) => circleCircle(0, 0, 1, v as number, 0, 1)],
+      ["rectCircle", (v) => rectCircle(0, 0, 1, 1, v as number, 0, 1)],
+      ["overlapShapes", (v) => overlapShapes(Kind.Circle, 0, 0, 1, 0, Kind.Circle, v as number, 0, 1, 0)],
+    ];
+    const bad = [Symbol("s"), 3n, { valueOf() { throw new Error("no"); } }];
+    for (const [name, call] of calls) {
+      for (const v of bad) {
+        let got: unknown = null;
+        try { call(v); } catch (e) { got = e; }
+        // A BigInt compared with a number is no error; in arithmetic it is.
+        if (got === null && typeof v === "bigint") continue;
+        expect(got, `${name}(${typeof v})`).toBeInstanceOf(HitcoreError);
+        expect((got as HitcoreError).code).toBe("INVALID_NUMBER");
+        expect((got as HitcoreError).message).toContain(name);
+      }
+      expect(typeof call(1)).toBe("boolean");
     }
   });
 });

@@ -31,6 +31,20 @@ import { circleCircle, overlapShapes, rectRect } from "../shapes.ts";
 }
 
 /**
+ * Whether a slot's numbers are within the facade's rule (bindings/validate.ts coordOk): x, y and
+ * the sizes its kind has (a circle's radius, a rect's width and height) of magnitude at most
+ * MAX_COORD as stored, sizes not negative; NaN fails every comparison. A shape within it has a
+ * usable box (boxOk: no sum of two such numbers overflows an f32), so a query that checked its
+ * slots with this never meets one the box test refuses. `most` is MAX_COORD as an f32 (it rounds
+ * up): an f32 below it is one at most MAX_COORD.
+ */
+// @ts-ignore: decorator
+@inline export function shapeOk(k: i32, x: f32, y: f32, a: f32, b: f32, most: f32): bool {
+  const as = pick<f32>(a, 0, k >= KIND_CIRCLE), bs = pick<f32>(b, 0, k == KIND_RECT);
+  return (bit(Mathf.abs(x) < most) & bit(Mathf.abs(y) < most) & bit(as >= 0) & bit(as < most) & bit(bs >= 0) & bit(bs < most)) != 0;
+}
+
+/**
  * Cell column (or row) of coordinate v, clamped into the grid; compared as a float first, so huge
  * and NaN values clamp before any conversion (the js backend's lowering of the saturating
  * conversion gives INT_MIN past i32's range, where wasm saturates).

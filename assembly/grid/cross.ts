@@ -14,6 +14,7 @@ import { bit, f32At, fill, i32At, maxI32, minI32, setI32, setU8, SIMD, u8At } fr
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
 import { build } from "./build.ts";
+import { checkCounted, checkedLiveA, checkedLiveB } from "./check.ts";
 import { firstCrowded, isCrowded, probeCrowded } from "./crowded.ts";
 import { MODE_FIRST, probeGrid, scanCells } from "./probes.ts";
 import { probeExtent, reachHeight, reachWidth, setReach } from "./reach.ts";
@@ -31,8 +32,7 @@ import {
 }
 
 /**
- * crossPairs repeated with the same masks, on the side and widening of the last call, without
- * first counting both sides (liveInBoth: a pass over every slot). The select pass counts the
+ * crossPairs repeated with the same masks, on the side and widening of the last call. The select pass counts the
  * indexed side, the probe pass the probing side; the call stands when they still make the indexed
  * side the smaller and no probe grew. Returns false otherwise: the caller starts over.
  */
@@ -111,13 +111,21 @@ export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i
   return pairsFound();
 }
 
-// liveInBoth's counts: live slots in maskA, and in maskB.
+// Live slots in maskA and in maskB: counted by the check each call runs first (check.ts), with
+// the same count and masks.
 let liveA = 0;
 let liveB = 0;
 
-/** Live slots in [0, count) in maskA (into liveA) and in maskB (into liveB), in one pass. */
+/**
+ * liveA and liveB: from the check's pass when it counted them (every caller of crossPairs and
+ * firstHits ran it first), else counted here (crossPairs repeated, whose check did not count, when
+ * the last call's side no longer stands).
+ */
 function liveInBoth(count: i32, maskA: i32, maskB: i32): void {
-  if (SIMD) liveInBothSimd(count, maskA, maskB);
+  if (checkCounted()) {
+    liveA = checkedLiveA();
+    liveB = checkedLiveB();
+  } else if (SIMD) liveInBothSimd(count, maskA, maskB);
   else liveInBothScalar(0, 0, 0, count, maskA, maskB);
 }
 
@@ -164,7 +172,8 @@ export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exc
   liveInBoth(count, maskA, maskB);
   if (liveA >= liveB && liveB * COVER_RECORDS <= hdr(H_CAPACITY)) {
     const total = crossPairs(count, maskA, maskB, cellSize);
-    if (total <= hdr(H_PAIRS_CAP) && hdr(G_INDEX_SIDE) == INDEX_B) return firstOfPairs(count, total, exclusive);
+    // A negative total passed 2^31 pairs (stats.ts): the home grid's hits never pass the bullets.
+    if (total >= 0 && total <= hdr(H_PAIRS_CAP) && hdr(G_INDEX_SIDE) == INDEX_B) return firstOfPairs(count, total, exclusive);
   }
   return firstHitsHome(count, maskA, maskB, cellSize, exclusive);
 }

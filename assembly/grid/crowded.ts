@@ -16,7 +16,7 @@ import {
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxOk, boxX1, boxY1, cellOf, overlapInline, reachLo } from "./boxes.ts";
 import { fillPlanes } from "./simd.ts";
-import { countTests, emitAt, narrowSoFar, noteInvalid, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
+import { countTests, emitAt, heldCount, narrowSoFar, noteInvalid, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
 
 // Above this many small entities per cell on average, a grid is crowded.
 const CROWDED = 2;
@@ -47,6 +47,7 @@ export function walkCrowded(small: i32, pitch: i32): void {
   const points = allPoints(entp, small);
   let nf = pairsFound(), nt = narrowSoFar(), tests = 0;
   for (let p = 0; p < small; p++) {
+    nf = heldCount(nf); // the runs add fewer than 2^31 a record
     const e = entp + p * ENTRY_BYTES, c = i32At(e + 20), o = planep + (p << 2);
     const tag = i32At(e), i = tag & TAG_SLOT, k = tag >>> KIND_SHIFT;
     const x = f32At(e + 4), y = f32At(e + 8), a = f32At(e + 12), b = f32At(e + 16);
@@ -68,7 +69,7 @@ export function walkCrowded(small: i32, pitch: i32): void {
             v128.and(f32x4.ge(v128.load(w + 2 * stride), x0v), f32x4.ge(v128.load(w + 3 * stride), y0v))));
           const lm = i32x4.bitmask(left);
           tests += popcnt32(lm);
-          if (points && nf >= cap) {
+          if (points && <u32>nf >= <u32>cap) {
             const m = popcnt32(i32x4.bitmask(hit));
             nt += m;
             nf += m;
@@ -88,7 +89,7 @@ export function walkCrowded(small: i32, pitch: i32): void {
           for (q = firstFrom(planep, from, last, x0); q < last; q++) {
             if (f32At(planep + stride + (q << 2)) != y0) continue;
             nt++;
-            nf = nf >= cap ? nf + 1 : exactAt(i, k, x, y, a, b, entp + q * ENTRY_BYTES, pairp, cap, nf);
+            nf = <u32>nf >= <u32>cap ? nf + 1 : exactAt(i, k, x, y, a, b, entp + q * ENTRY_BYTES, pairp, cap, nf);
           }
         } else {
           for (; q < to; q++) {
@@ -195,6 +196,7 @@ export function probeCrowded(count: i32, mask: i32, rev: bool): i32 {
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
     if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
     if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
+    nf = heldCount(nf); // a probe adds fewer than 2^31
     const c0x = maxI32(cellOf(x0, ox, inv, cols) - 1, 0), c0y = maxI32(cellOf(y0, oy, inv, rows) - 1, 0);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);
     visited += (c1x - c0x + 1) * (c1y - c0y + 1);
@@ -210,7 +212,7 @@ export function probeCrowded(count: i32, mask: i32, rev: bool): i32 {
           tests += last - first;
           for (let q = first; q < last; q++) {
             if (f32At(planep + stride + (q << 2)) != y0) continue;
-            if (outside && nf >= cap) { nt++; nf++; continue; }
+            if (outside && <u32>nf >= <u32>cap) { nt++; nf++; continue; }
             const j = i32At(entp + q * ENTRY_BYTES) & TAG_SLOT;
             if (j == i) { tests--; continue; } // itself (in both masks): not a test, as probeGrid counts
             nt++;

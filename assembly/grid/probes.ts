@@ -4,17 +4,17 @@
 // too; a reach grid lists each entity wherever it reaches, so a box looks at its own cells only.
 import {
   ENTRY_BYTES, FLAG_HIT, G_COLS, G_COVER, G_INV, G_INVY, G_LARGE, G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, H_A, H_B, H_BOX,
-  H_CAPACITY, H_CELLS, H_ENTRIES, H_FLAGS, H_GROUPS, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y,
-  KIND_NONE, KIND_SHIFT, NO_SLOT, REACH_EXACT, TAG_SLOT,
+  H_CAPACITY, H_CELLS, H_ENTRIES, H_FLAGS, H_GROUPS, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_PLANES, H_RESULTS, H_SEL, H_X, H_Y,
+  KIND_NONE, KIND_SHIFT, MAX_COORD, NO_SLOT, REACH_EXACT, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr, hdrF } from "../header.ts";
-import { f32At, i32At, maxI32, minI32, pick, SIMD, u8At } from "../memory.ts";
+import { copy, f32At, i32At, maxI32, minI32, pick, SIMD, u8At } from "../memory.ts";
 import { overlapShapes, overlapSlots } from "../shapes.ts";
-import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
+import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps, shapeOk } from "./boxes.ts";
 import { pairCell } from "./reach.ts";
 import { noneInMask4 } from "./simd.ts";
 import {
-  addResult, beginCall, countCells, countNarrow, countTests, emitPair, endCall, flushInvalid, noteInvalid, pairsFound, resetInvalid,
+  addResult, beginCall, countCells, countNarrow, countTests, emitPair, endCall, flushInvalid, invalidCount, noteInvalid, pairsFound, resetInvalid,
 } from "./stats.ts";
 
 export const MODE_PAIRS = 0; // write (self, j) into the pair buffer
@@ -180,18 +180,25 @@ export function queryProbe(count: i32, mask: i32, useGrid: bool, exclude: i32): 
   const k = u8At(kp + probe), x = f32At(xp + (probe << 2)), y = f32At(yp + (probe << 2));
   const a = f32At(ap + (probe << 2)), b = f32At(bp + (probe << 2));
   const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-  if (boxOk(k, a, b, x0, y0, x1, y1)) {
+  if (shapeOk(k, x, y, a, b, <f32>MAX_COORD)) {
     if (useGrid) scanCells(probe, exclude, MODE_RESULTS, mask, false, false, x0, y0, x1, y1);
     else queryAll(count, mask, exclude, probe, x0, y0, x1, y1);
   } else if (exclude >= 0) noteInvalid(exclude); // touching: the entity's own shape is the probe
   flushInvalid();
+  if (invalidCount() > 0) return 0; // refused: the results and stats stay the last call's
+  if (!useGrid) copy(hdr(H_RESULTS), hdr(H_PLANES), pairsFound() << 2);
   endCall();
   return pairsFound();
 }
 
-/** queryProbe without a grid: every live slot in `mask` but `exclude`, against the probe's box x0..y1. */
+/**
+ * queryProbe without a grid: every live slot in `mask` but `exclude`, against the probe's box
+ * x0..y1. The results go to the planes (scratch, free between calls) and queryProbe copies them to
+ * H_RESULTS once no slot was invalid: the scan meets an invalid slot only after it has found some
+ * results, and a refused call leaves the last results as they were.
+ */
 function queryAll(count: i32, mask: i32, exclude: i32, probe: i32, x0: f32, y0: f32, x1: f32, y1: f32): void {
-  const kp = hdr(H_KIND), gp = hdr(H_GROUPS), resp = hdr(H_RESULTS);
+  const kp = hdr(H_KIND), gp = hdr(H_GROUPS), resp = hdr(H_PLANES);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   for (let j = 0; j < count; j++) {
     const k = u8At(kp + j);
@@ -199,7 +206,7 @@ function queryAll(count: i32, mask: i32, exclude: i32, probe: i32, x0: f32, y0: 
     const x = f32At(xp + (j << 2)), y = f32At(yp + (j << 2));
     const a = f32At(ap + (j << 2)), b = f32At(bp + (j << 2));
     const bx0 = boxLo(k, x, a), by0 = boxLo(k, y, a), bx1 = boxX1(k, x, a), by1 = boxY1(k, y, a, b);
-    if (!boxOk(k, a, b, bx0, by0, bx1, by1)) { noteInvalid(j); continue; } // as a build does: the facade refuses the call
+    if (!shapeOk(k, x, y, a, b, <f32>MAX_COORD)) { noteInvalid(j); continue; } // as the pair queries' check does: the facade refuses the call
     countTests(1);
     if (x1 < bx0 || x0 > bx1 || y1 < by0 || y0 > by1) continue;
     countNarrow(1);

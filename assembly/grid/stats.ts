@@ -101,26 +101,43 @@ let found = 0;
   found = n;
 }
 
+// Pair counts are i32: past 2^31 - 1 pairs a count turns negative and stays so (countOne
+// saturates; the loops that count without it hold theirs once per entity, with heldCount, and add
+// far fewer than 2^31 in between), so it never wraps back to a small count: the facade refuses a
+// negative total with CAPACITY. The writes compare unsigned, so a negative count writes nothing.
+
+/** n + 1, or n once n is negative (a count that passed 2^31 - 1 stays at its least). */
+// @ts-ignore: decorator
+@inline export function countOne(n: i32): i32 {
+  return n + 1 - (n >>> 31);
+}
+
+/** A count n that passed 2^31 - 1 (negative) held at its least, i32.MIN_VALUE; else n. */
+// @ts-ignore: decorator
+@inline export function heldCount(n: i32): i32 {
+  return n < 0 ? i32.MIN_VALUE : n;
+}
+
 /** Writes pair (a, b) to the pair buffer at pairp if it has room (cap pairs); counts it either way. */
 // @ts-ignore: decorator
 @inline export function emitPair(pairp: i32, cap: i32, a: i32, b: i32): void {
-  if (found < cap) {
+  if (<u32>found < <u32>cap) {
     const o = pairp + (found << 3);
     setI32(o, a);
     setI32(o + 4, b);
   }
-  found++;
+  found = countOne(found);
 }
 
-/** emitPair with the pair count in a local: writes (a, b) as pair `n` if it fits; returns n + 1. */
+/** emitPair with the pair count in a local: writes (a, b) as pair `n` if it fits; returns n + 1 (countOne). */
 // @ts-ignore: decorator
 @inline export function emitAt(pairp: i32, cap: i32, n: i32, a: i32, b: i32): i32 {
-  if (n < cap) {
+  if (<u32>n < <u32>cap) {
     const o = pairp + (n << 3);
     setI32(o, a);
     setI32(o + 4, b);
   }
-  return n + 1;
+  return countOne(n);
 }
 
 /** Writes slot j to the results buffer at resp (which holds a slot for every entity) and counts it. */

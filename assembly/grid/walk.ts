@@ -11,7 +11,7 @@ import { boxLo, boxX1, boxY1, overlapInline, recordOverlaps } from "./boxes.ts";
 import { isCrowded, walkCrowded } from "./crowded.ts";
 import { walkLarge } from "./large.ts";
 import { fillPlanes, LANES, planeOverlap } from "./simd.ts";
-import { countCells, countNarrow, countTests, emitPair, narrowSoFar, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
+import { countCells, countNarrow, countTests, emitPair, heldCount, narrowSoFar, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
 
 /**
  * The pairs of the grid just built: small against small in the half stencil, then the large list
@@ -128,6 +128,7 @@ function walkListed4(listed: i32, pitch: i32): void {
   const listp = hdr(H_HOME), runp = hdr(H_LARGE) + (hdr(G_LARGE) << 2);
   let nf = pairsFound(), nt = narrowSoFar(), tests = 0;
   for (let q = 0; q < listed; q++) {
+    nf = heldCount(nf); // hitAt adds at most eight a record
     const v = i32At(listp + (q << 2)), p = v & TAG_SLOT, bits = v >>> 24;
     const runs = i32At(runp + (q << 2)), below0 = runs & 0x7fffffff;
     const e = entp + p * ENTRY_BYTES;
@@ -212,7 +213,7 @@ function walkListed4(listed: i32, pitch: i32): void {
 @inline function hitAt(i: i32, ki: i32, xi: f32, yi: f32, ai: f32, bi: f32, f: i32, pairp: i32, cap: i32, nf: i32): i32 {
   const tag = i32At(f), j = tag & TAG_SLOT;
   const ok = overlapInline(ki, xi, yi, ai, bi, tag >>> KIND_SHIFT, f32At(f + 4), f32At(f + 8), f32At(f + 12), f32At(f + 16));
-  const o = pick(pairp + (nf << 3), LANES, nf < cap);
+  const o = pick(pairp + (nf << 3), LANES, <u32>nf < <u32>cap);
   setI32(o, minI32(i, j));
   setI32(o + 4, maxI32(i, j));
   return nf + bit(ok);

@@ -47,14 +47,17 @@ export const bool = <C>() => mostly(fc.boolean().map((b) => (() => b) as Arg<C>)
 /** A real in [min, max]. */
 export const real = <C>(min: number, max: number) => mostly(fc.double({ min, max, noNaN: true }).map((v) => constant<C>(v)));
 
+/** A fickle array's valid numbers, as its first reads answered them (for the fuzz's own bookkeeping). */
+export const FIRST_READS = Symbol("first reads");
+
 /** How an array argument is made: valid contents, or one thing wrong with it. */
-export type ArrayFault = "none" | "short" | "long" | "odd" | "type" | "element" | "notArray" | "empty" | "frozen";
+export type ArrayFault = "none" | "short" | "long" | "odd" | "type" | "element" | "notArray" | "empty" | "frozen" | "fickle";
 export interface ArrayPlan { fault: ArrayFault; type: number; at: number; bad: () => unknown }
 
 export const arrayPlan = fc.record({
   fault: fc.oneof(
     { arbitrary: fc.constant("none" as ArrayFault), weight: 6 },
-    { arbitrary: fc.constantFrom<ArrayFault>("short", "long", "odd", "type", "element", "notArray", "empty", "frozen"), weight: 3 },
+    { arbitrary: fc.constantFrom<ArrayFault>("short", "long", "odd", "type", "element", "notArray", "empty", "frozen", "fickle"), weight: 3 },
   ),
   type: fc.nat(6),
   at: fc.nat(),
@@ -69,7 +72,8 @@ const TYPES = [
 /**
  * An array made from `valid` numbers (whose length is a multiple of `stride`) by the plan: as it is
  * (in a plain array or a Float64Array), or too short, too long, cut to a length that is not a
- * multiple of the stride, of another typed array type, with one hostile element, not an array at all.
+ * multiple of the stride, of another typed array type, with one hostile element, not an array at all,
+ * or behind getters that answer the valid numbers on the first read and a hostile value after it.
  */
 export function makeArray(valid: number[], plan: ArrayPlan, stride = 1): unknown {
   const a = valid.slice();
@@ -83,5 +87,18 @@ export function makeArray(valid: number[], plan: ArrayPlan, stride = 1): unknown
     case "notArray": return plan.bad();
     case "empty": return [];
     case "frozen": return Object.freeze(a);
+    case "fickle": {
+      // Each element answers its valid value on the first read and the bad value after it.
+      const seen = new Set<string>();
+      return new Proxy(a, {
+        get(target, key, receiver) {
+          if (key === FIRST_READS) return target.slice();
+          if (typeof key !== "string" || !/^[0-9]+$/.test(key)) return Reflect.get(target, key, receiver);
+          if (seen.has(key)) return plan.bad();
+          seen.add(key);
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    }
   }
 }
