@@ -185,19 +185,23 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
     // Rows clamped as f64 before the conversion (the js backend's lowering does not saturate).
     const fr0 = Math.floor((Math.min(ay, by) - hy) * inv), fr1 = Math.floor((Math.max(ay, by) + hy) * inv);
     const r0 = fr0 < 0 ? 0 : fr0 > <f64>rows ? rows : <i32>fr0, r1 = fr1 > <f64>rows ? rows : fr1 < -1 ? -1 : <i32>fr1;
+    const uc0 = c0, uc1 = c1;
+    let wrapped = false;
     if (!wrap) {
       if (c0 < -1) c0 = -1;
       if (c1 > cols) c1 = cols;
     } else if (c1 - c0 > <f64>(cols + 1)) {
-      // Every cols + 2 columns of a wrapping map hold each of its columns: those where the piece
-      // starts, which the body meets first.
+      // Every cols + 2 columns of a wrapping map hold each of its columns: in each row, those
+      // where the body enters the row, which it meets first there (rowStart below; where the piece
+      // starts, for the rows it is in from the start).
+      wrapped = dx != 0 && dy != 0;
       if (dx < 0) c0 = c1 - <f64>(cols + 1);
       else c1 = c0 + <f64>(cols + 1);
     }
     // No cells (a piece beside the map, past a clamp; no column at all when a tile so small that
     // 1 / size overflows makes them NaN, whose box no sweep meets), or none the last piece did not
     // test. (Taken before `first` below: the f64 remainder of a far column loops over its exponent bits.)
-    if (!(c0 <= c1) || r1 < r0 || (c0 >= pc0 && c1 <= pc1 && r0 >= pr0 && r1 <= pr1)) {
+    if (!(c0 <= c1) || r1 < r0 || (!wrapped && c0 >= pc0 && c1 <= pc1 && r0 >= pr0 && r1 <= pr1)) {
       if (foundT <= s1) found = true;
       continue;
     }
@@ -205,18 +209,21 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
     // or on a wrapping map one the same number of columns along modulo cols when it is far out.
     const last = <i32>(c1 - c0), first = Math.abs(c0) < 1073741824 ? <i32>c0 : <i32>(c0 % <f64>cols);
     for (let row = r0; row <= r1; row++) {
+      // A wrapping piece that changes rows: this row's window starts where the body enters it.
+      const rc0 = wrapped ? rowStart(row, rows, size, inv, cols, cx, cy, hx, hy, dx, dy, s0, s1, uc0, uc1) : c0;
+      const rfirst = !wrapped ? first : Math.abs(rc0) < 1073741824 ? <i32>rc0 : <i32>(rc0 % <f64>cols);
       // In a row the last piece tested, only the columns before and after its own (as offsets from
       // c0: up to `skipFrom`, then from `skipTo`), clamped as doubles before the conversions.
-      const seen = row >= pr0 && row <= pr1;
+      const seen = !wrapped && row >= pr0 && row <= pr1;
       const skipFrom = seen ? <i32>Math.max(-1, Math.min(<f64>last, pc0 - c0 - 1)) : last;
       const skipTo = seen ? <i32>Math.min(<f64>(last + 1), Math.max(0, pc1 - c0 + 1)) : last + 1;
       for (let i = 0; i <= last; i++) {
         if (i > skipFrom && i < skipTo) i = skipTo;
         if (i > last) break;
-        const col = first + i;
+        const col = rfirst + i;
         const flags = tileFlags(col, row, cols, rows, wrap, floor, cells);
         if ((flags & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
-        const x0 = (c0 + <f64>i) * size, y0 = <f64>row * size, y1 = row < rows ? y0 + size : FLOOR_DEPTH;
+        const x0 = (rc0 + <f64>i) * size, y0 = <f64>row * size, y1 = row < rows ? y0 + size : FLOOR_DEPTH;
         if ((flags & CELL_PLATFORM) == 0) {
           // One-way: only from above, moving down, with the body's bottom at or above the top.
           if (!(dy > 0) || cy + hy > y0) continue;
@@ -230,10 +237,28 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
         }
       }
     }
-    pc0 = c0; pc1 = c1; pr0 = r0; pr1 = r1;
+    if (wrapped) {
+      pc0 = Infinity; pc1 = -Infinity; // its rows' windows are not one range
+    } else {
+      pc0 = c0; pc1 = c1; pr0 = r0; pr1 = r1;
+    }
     if (foundT <= s1) found = true;
   }
   if (foundT <= 1) offer(foundT, fnx, fny, PART_TILES, fcell, -1);
+}
+
+/**
+ * The first of the cols + 2 columns castTiles tests in `row` for a piece [s0, s1] of a move that
+ * spans more than a wrapping map's width and changes rows: from the column where the body (centre
+ * cx, cy, half extents hx, hy, moving by dx, dy) enters the row, in the direction it moves, within
+ * the piece's columns [uc0, uc1]. The body meets each of the row's columns first there.
+ */
+function rowStart(row: i32, rows: i32, size: f64, inv: f64, cols: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64, s0: f64, s1: f64, uc0: f64, uc1: f64): f64 {
+  const top = <f64>row * size, bottom = row < rows ? top + size : FLOOR_DEPTH;
+  const enter = dy > 0 ? (top - hy - cy) / dy : (bottom + hy - cy) / dy;
+  const x = cx + dx * Math.min(s1, Math.max(s0, enter));
+  const c = dx < 0 ? Math.floor((x + hx) * inv) - <f64>(cols + 1) : Math.floor((x - hx) * inv);
+  return Math.max(uc0, Math.min(uc1 - <f64>(cols + 1), c));
 }
 
 /**

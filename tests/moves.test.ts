@@ -435,3 +435,48 @@ describe("casts against every part of the level", () => {
     expect(() => world.castMany(17)).toThrow(/count/); // ensureCasts(4) made room for 16
   });
 });
+
+describe("moveBodies on a wrapping map, moves longer than 2^20 cells", () => {
+  // A move that long is cut into 2^20 pieces, each longer than the map, so each piece's cells are
+  // taken from a window of the map's columns. The same move scaled down by a power of two (exact
+  // in f32: the same direction) runs in pieces of a cell and meets the same cell first, at the
+  // time scaled by the same factor; the scaled move's own sweeps are checked against the brute
+  // force above. Bodies moving across rows and around the map, into the floor or through gaps.
+  it("meets the cell the same move scaled down meets, at the scaled time", async () => {
+    const rand = mulberry32(5150);
+    let hits = 0;
+    for (const backend of BACKENDS) {
+      for (let scene = 0; scene < 40; scene++) {
+        const cols = 5 + Math.floor(rand() * 26), rows = 3 + Math.floor(rand() * 10), size = [1, 16, 0.25][scene % 3];
+        const floor = rand() < 0.5, cells: [number, number][] = [];
+        for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (rand() < 0.12) cells.push([c, r]);
+        const kind = scene % 3;
+        const x = rand() * cols * size, y = (rand() * (rows + 2) - 1) * size;
+        const angle = rand() * 2 * Math.PI, cellsMoved = 2 ** (21 + rand() * 20);
+        const vx = f32(Math.cos(angle) * cellsMoved * size), vy = f32(Math.sin(angle) * cellsMoved * size);
+        const scale = 2 ** -(Math.ceil(Math.log2(cellsMoved)) - 18); // about 2^18 cells: no cap
+        const run = async (k: number) => {
+          const world = await newWorld(backend);
+          const map = world.addTileMap({ cols, rows, tileSize: size, wrap: true, solidFloor: floor });
+          for (const [c, r] of cells) map.setCell(c, r, TileCell.Platform);
+          const id = kind === 0 ? world.addPoint(x, y) : kind === 1 ? world.addCircle(x, y, 0.3 * size) : world.addRect(x, y, 0.5 * size, 0.7 * size);
+          const s = world.indexOf(id);
+          world.vx[s] = vx * k;
+          world.vy[s] = vy * k;
+          world.moveBodies(ALL, Response.Stop);
+          return { part: world.hitPart[s], shape: world.hitShape[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s] };
+        };
+        const short = await run(scale), long = await run(1);
+        const what = `${backend} scene ${scene}: ${JSON.stringify({ cols, rows, size, floor, kind, x, y, vx, vy })}`;
+        if (short.part === Part.Tiles) {
+          hits++;
+          expect({ part: long.part, shape: long.shape, nx: long.nx, ny: long.ny }, what).toEqual({ part: short.part, shape: short.shape, nx: short.nx, ny: short.ny });
+          expect(long.t / scale, what).toBeCloseTo(short.t, 5);
+        } else if (long.part === Part.Tiles) {
+          expect(long.t, what).toBeGreaterThanOrEqual(scale * (1 - 1e-6)); // beyond where the short move ends
+        }
+      }
+    }
+    expect(hits).toBeGreaterThan(30);
+  }, 120_000);
+});
