@@ -15,7 +15,7 @@ import {
 } from "../memory.ts";
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxOk, boxX1, boxY1, cellOf, overlapInline, reachLo } from "./boxes.ts";
-import { fillPlanes } from "./simd.ts";
+import { boxPlanes, fillPlanes } from "./simd.ts";
 import { countTests, emitAt, heldCount, narrowSoFar, noteInvalid, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
 
 // Above this many small entities per cell on average, a grid is crowded.
@@ -329,16 +329,7 @@ function allPoints(entp: i32, n: i32): bool {
 
 /** The boxes of entry records [0, n) into four planes, `stride` bytes apart, as fillPlanes does (scalar). */
 function fillBoxPlanes(entp: i32, n: i32, planep: i32, stride: i32): void {
-  for (let p = 0; p < n; p++) {
-    const f = entp + p * ENTRY_BYTES;
-    const k = i32At(f) >>> KIND_SHIFT;
-    const x = f32At(f + 4), y = f32At(f + 8), a = f32At(f + 12), b = f32At(f + 16);
-    const o = planep + (p << 2);
-    setF32(o, boxLo(k, x, a));
-    setF32(o + stride, boxLo(k, y, a));
-    setF32(o + 2 * stride, boxX1(k, x, a));
-    setF32(o + 3 * stride, boxY1(k, y, a, b));
-  }
+  for (let p = 0; p < n; p++) boxPlanes(entp + p * ENTRY_BYTES, planep + (p << 2), stride);
 }
 
 /**

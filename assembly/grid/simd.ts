@@ -104,6 +104,17 @@ export const PACK: i32 = SIMD ? <i32>memory.data<u8>([
     v128.and(f32x4.ge(v128.load(p + 2 * stride), x0), f32x4.ge(v128.load(p + 3 * stride), y0)));
 }
 
+/** The box of the entry record at `f` into four planes from `o`, `stride` bytes apart (x0, y0, x1, y1). */
+// @ts-ignore: decorator
+@inline export function boxPlanes(f: i32, o: i32, stride: i32): void {
+  const k = i32At(f) >>> KIND_SHIFT;
+  const x = f32At(f + 4), y = f32At(f + 8), a = f32At(f + 12), b = f32At(f + 16);
+  setF32(o, boxLo(k, x, a));
+  setF32(o + stride, boxLo(k, y, a));
+  setF32(o + 2 * stride, boxX1(k, x, a));
+  setF32(o + 3 * stride, boxY1(k, y, a, b));
+}
+
 /**
  * The box of every entry record [0, n), as recordOverlaps computes it, into four planes (x0s, y0s,
  * x1s, y1s, `stride` bytes apart): the SIMD walk and probes then test four records with four loads.
@@ -138,13 +149,7 @@ export function fillPlanes(entp: i32, n: i32, planep: i32, stride: i32, cellp: i
   }
   for (; p < n; p++) {
     const f = entp + p * ENTRY_BYTES;
-    const k = i32At(f) >>> KIND_SHIFT;
-    const x = f32At(f + 4), y = f32At(f + 8), a = f32At(f + 12), b = f32At(f + 16);
-    const o = planep + (p << 2);
-    setF32(o, boxLo(k, x, a));
-    setF32(o + stride, boxLo(k, y, a));
-    setF32(o + 2 * stride, boxX1(k, x, a));
-    setF32(o + 3 * stride, boxY1(k, y, a, b));
+    boxPlanes(f, planep + (p << 2), stride);
     const field = i32At(f + 20);
     setI32(cellp + (p << 2), tags ? i32At(f) | (field & REACH_EXACT) : field);
   }
