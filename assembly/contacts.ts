@@ -26,7 +26,7 @@ import { CHAR_NONE, RH_CH, RH_CHARS, RH_CKIND, RH_CPREV, RH_CW, RH_CX, RH_CY } f
 import { CF_PREV_DY, CF_PREV_Y, CF_X, CF_Y, CTL_F_FIELDS, CTL_I_FIELDS, CI_STATE, P_H, P_W, ST_LIVE, T_CTL_CAP, T_CTL_F, T_CTL_I, T_PARAMS } from "../layout/tiles.ts";
 import { buildGrid } from "./grid/build.ts";
 import { cellOf, recordOverlaps } from "./grid/boxes.ts";
-import { invalidSlotsIn, skipCheck } from "./grid/check.ts";
+import { invalidSlots, skipCheck } from "./grid/check.ts";
 import { hdr, hdrF, headerI32 } from "./header.ts";
 import { f32At, f64At, i32At, maxI32, setF64, setI32, toF32, u8At } from "./memory.ts";
 import { rh } from "./rect_level.ts";
@@ -59,7 +59,7 @@ export function controllerContacts(count: i32, mask: i32, pickUp: i32, cellSize:
   out = headerI32(WORLD_HEADER, W_CONTACTS);
   cap = headerI32(WORLD_HEADER, W_CONTACT_CAP);
   // With the world's checkViews, before anything is written: a refused call changes nothing.
-  if (check && invalidSlotsIn(count, mask) != 0) return -1;
+  if (check && invalidSlots(count, mask) != 0) return -1;
   if (!check) skipCheck();
   const held = buildGrid(count, mask, cellSize);
   if (hdr(S_INVALID) > 0) return -1; // without the check, the build refuses a slot it cannot take

@@ -27,19 +27,19 @@ let counted = false;
   counted = false;
 }
 
-/** Whether the last check counted the live slots of its masks (invalidSlots did; invalidSlotsIn did not). */
+/** Whether the last check counted the live slots of its masks (checkSides did; invalidSlots did not). */
 // @ts-ignore: decorator
 @inline export function checkCounted(): bool {
   return counted;
 }
 
-/** Live slots in maskA the last invalidSlots counted. */
+/** Live slots in maskA the last checkSides counted. */
 // @ts-ignore: decorator
 @inline export function checkedLiveA(): i32 {
   return liveA;
 }
 
-/** Live slots in maskB the last invalidSlots counted. */
+/** Live slots in maskB the last checkSides counted. */
 // @ts-ignore: decorator
 @inline export function checkedLiveB(): i32 {
   return liveB;
@@ -51,12 +51,12 @@ let counted = false;
  * first into S_INVALID / S_FIRST_INVALID; otherwise writes nothing. Counts the live slots in maskA
  * and in maskB too (checkedLiveA, checkedLiveB).
  */
-export function invalidSlots(count: i32, maskA: i32, maskB: i32): i32 {
+export function checkSides(count: i32, maskA: i32, maskB: i32): i32 {
   return check(count, maskA, maskB, true);
 }
 
-/** invalidSlots over `mask` without the counts (the queries that do not choose a side). */
-export function invalidSlotsIn(count: i32, mask: i32): i32 {
+/** checkSides over `mask` without the counts (the queries that do not choose a side, and the facade's own check). */
+export function invalidSlots(count: i32, mask: i32): i32 {
   return check(count, mask, 0, false);
 }
 

@@ -35,7 +35,7 @@
 import { G_INDEX_MASK_A, G_INDEX_MASK_B, G_INDEX_SIDE, INDEX_NONE } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
 import { buildGrid as buildRun } from "./build.ts";
-import { invalidSlots, invalidSlotsIn, skipCheck } from "./check.ts";
+import { checkSides, invalidSlots, skipCheck } from "./check.ts";
 import { crossPairs as crossRun, firstHits as firstRun } from "./cross.ts";
 import { queryProbe } from "./probes.ts";
 import { selfPairs as selfRun } from "./self_pairs.ts";
@@ -50,13 +50,13 @@ export { invalidSlots, queryProbe };
 /** Builds the grid over live slots in [0, count) with (groups & mask) != 0; returns how many it holds. */
 export function buildGrid(count: i32, mask: i32, cellSize: f32, check: bool): i32 {
   if (!check) skipCheck();
-  return check && invalidSlotsIn(count, mask) != 0 ? 0 : buildRun(count, mask, cellSize);
+  return check && invalidSlots(count, mask) != 0 ? 0 : buildRun(count, mask, cellSize);
 }
 
 /** All overlapping pairs within mask; returns the total (pairs past the capacity are counted, not written). */
 export function selfPairs(count: i32, mask: i32, cellSize: f32, check: bool): i32 {
   if (!check) skipCheck();
-  return check && invalidSlotsIn(count, mask) != 0 ? 0 : selfRun(count, mask, cellSize);
+  return check && invalidSlots(count, mask) != 0 ? 0 : selfRun(count, mask, cellSize);
 }
 
 /** All overlapping (a in maskA, b in maskB) pairs, a != b; returns the total. */
@@ -67,7 +67,7 @@ export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32, ch
   }
   // Repeated with the same masks, crossPairs first tries the last call's side without counting (cross.ts).
   const again = hdr(G_INDEX_SIDE) != INDEX_NONE && hdr(G_INDEX_MASK_A) == (maskA | 0) && hdr(G_INDEX_MASK_B) == (maskB | 0);
-  return (again ? invalidSlotsIn(count, maskA | maskB) : invalidSlots(count, maskA, maskB)) != 0 ? 0 : crossRun(count, maskA, maskB, cellSize);
+  return (again ? invalidSlots(count, maskA | maskB) : checkSides(count, maskA, maskB)) != 0 ? 0 : crossRun(count, maskA, maskB, cellSize);
 }
 
 /** Each maskA entity stops at the lowest-slot maskB entity it overlaps; returns the number of hits. */
@@ -76,5 +76,5 @@ export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exc
     skipCheck();
     return firstRun(count, maskA, maskB, cellSize, exclusive);
   }
-  return invalidSlots(count, maskA, maskB) != 0 ? 0 : firstRun(count, maskA, maskB, cellSize, exclusive);
+  return checkSides(count, maskA, maskB) != 0 ? 0 : firstRun(count, maskA, maskB, cellSize, exclusive);
 }
