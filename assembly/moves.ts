@@ -206,8 +206,9 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
       continue;
     }
     // At most cols + 2 columns from here on. The first one's cell index, i32: the column itself,
-    // or on a wrapping map one the same number of columns along modulo cols when it is far out.
-    const last = <i32>(c1 - c0), first = Math.abs(c0) < 1073741824 ? <i32>c0 : <i32>(c0 % <f64>cols);
+    // or on a wrapping map one the same number of columns along modulo cols when it is far out
+    // (each row's own when the piece is wrapped: rowStart).
+    const last = <i32>(c1 - c0), first = wrapped ? 0 : Math.abs(c0) < 1073741824 ? <i32>c0 : <i32>(c0 % <f64>cols);
     for (let row = r0; row <= r1; row++) {
       // A wrapping piece that changes rows: this row's window starts where the body enters it.
       const rc0 = wrapped ? rowStart(row, rows, size, inv, cols, cx, cy, hx, hy, dx, dy, s0, s1, uc0, uc1) : c0;
