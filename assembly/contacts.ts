@@ -14,7 +14,7 @@
 //   the body's top (what each controller's step keeps: P_BALL_PREV_*, RH_CPREV, CF_PREV_*); else HURT.
 import {
   ENTRY_BYTES, G_COLS, G_INV, G_INVY, G_LARGE, G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, H_A, H_B, H_BOX, H_CELLS, H_ENTRIES, H_GROUPS,
-  H_KIND, H_LARGE, H_SEL, H_X, H_Y, KIND_CIRCLE, KIND_POINT, KIND_SHIFT, PLATFORMS_HEADER, S_INVALID, TAG_SLOT, WORLD_HEADER,
+  H_KIND, H_LARGE, H_SEL, H_X, H_Y, KIND_CIRCLE, KIND_POINT, KIND_SHIFT, PLATFORMS_HEADER, TAG_SLOT, WORLD_HEADER,
 } from "../layout/grid.ts";
 import {
   CONTACT_FIELDS, CONTACT_HURT, CONTACT_PICK_UP, CONTACT_STOMP, CONTACTS_SCRATCH, CONTROLLER_BALL, CONTROLLER_CHARACTER,
@@ -26,7 +26,7 @@ import { CHAR_NONE, RH_CH, RH_CHARS, RH_CKIND, RH_CPREV, RH_CW, RH_CX, RH_CY } f
 import { CF_PREV_DY, CF_PREV_Y, CF_X, CF_Y, CTL_F_FIELDS, CTL_I_FIELDS, CI_STATE, P_H, P_W, ST_LIVE, T_CTL_CAP, T_CTL_F, T_CTL_I, T_PARAMS } from "../layout/tiles.ts";
 import { buildGrid } from "./grid/build.ts";
 import { cellOf, recordOverlaps } from "./grid/boxes.ts";
-import { invalidSlots, skipCheck } from "./grid/check.ts";
+import { invalidSlots } from "./grid/check.ts";
 import { hdr, hdrF, headerI32 } from "./header.ts";
 import { f32At, f64At, i32At, maxI32, setF64, setI32, toF32, u8At } from "./memory.ts";
 import { rh } from "./rect_level.ts";
@@ -54,15 +54,13 @@ let cap = 0;
  * that are picked up. Builds the home grid over `mask` (cells cellSize wide, 0: automatic).
  * Returns how many contacts there are, or -1 when a body holds invalid data (S_INVALID).
  */
-export function controllerContacts(count: i32, mask: i32, pickUp: i32, cellSize: f32, check: bool): i32 {
+export function controllerContacts(count: i32, mask: i32, pickUp: i32, cellSize: f32): i32 {
   found = 0;
   out = headerI32(WORLD_HEADER, W_CONTACTS);
   cap = headerI32(WORLD_HEADER, W_CONTACT_CAP);
-  // With the world's checkViews, before anything is written: a refused call changes nothing.
-  if (check && invalidSlots(count, mask) != 0) return -1;
-  if (!check) skipCheck();
+  // Before anything is written: a refused call changes nothing.
+  if (invalidSlots(count, mask) != 0) return -1;
   const held = buildGrid(count, mask, cellSize);
-  if (hdr(S_INVALID) > 0) return -1; // without the check, the build refuses a slot it cannot take
   if (held == 0) return 0;
   // Balls: circles.
   const balls = headerI32(PLATFORMS_HEADER, P_BALL_COUNT);

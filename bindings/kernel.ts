@@ -6,17 +6,16 @@ export interface Kernel {
   readonly memory: WasmMemory;
   /** First byte the facade may use for its regions. */
   arenaBase(): number;
-  // The grid queries below refuse a slot holding no usable shape with S_INVALID set. With `check`
-  // (the world's checkViews) they run invalidSlots first and return 0 having written nothing else;
-  // without it, their passes refuse such a slot when they meet it, having written as they went.
+  // The grid queries below run invalidSlots first: a slot holding no usable shape makes them
+  // return 0 with S_INVALID set, having written nothing else.
   /** Builds the grid over live slots in [0, count) with (groups & mask) != 0; returns how many it holds. */
-  buildGrid(count: number, mask: number, cellSize: number, check: boolean): number;
+  buildGrid(count: number, mask: number, cellSize: number): number;
   /** All overlapping pairs within mask; returns the total (pairs past the capacity are counted, not written). */
-  selfPairs(count: number, mask: number, cellSize: number, check: boolean): number;
+  selfPairs(count: number, mask: number, cellSize: number): number;
   /** All overlapping (a in maskA, b in maskB) pairs, a != b; returns the total. */
-  crossPairs(count: number, maskA: number, maskB: number, cellSize: number, check: boolean): number;
+  crossPairs(count: number, maskA: number, maskB: number, cellSize: number): number;
   /** Each maskA entity stops at the lowest-slot maskB entity it overlaps; returns the number of hits. */
-  firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean, check: boolean): number;
+  firstHits(count: number, maskA: number, maskB: number, cellSize: number, exclusive: boolean): number;
   /**
    * How many live slots in [0, count) within mask hold no usable shape; when some do, their number
    * and the first into S_INVALID and S_FIRST_INVALID. Writes nothing else.
@@ -56,5 +55,5 @@ export interface Kernel {
    * mask built first), records into W_CONTACTS; returns how many there are (past W_CONTACT_CAP
    * counted, not written), or -1 with S_INVALID set when a body holds invalid data.
    */
-  controllerContacts(count: number, mask: number, pickUp: number, cellSize: number, check: boolean): number;
+  controllerContacts(count: number, mask: number, pickUp: number, cellSize: number): number;
 }

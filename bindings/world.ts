@@ -87,12 +87,6 @@ export interface WorldOptions {
   pairCapacity?: number;
   /** Grow the pair buffer and rerun a query whose pairs did not fit (default true); false reports `droppedPairs`. */
   growPairs?: boolean;
-  /**
-   * Check every slot a pair query or grid build reads before it writes anything (default false),
-   * so that one refused for a value written through a view leaves no trace. Costs a pass over the
-   * slots: 5-15% of a selfPairs, crossPairs or firstHits on the SIMD core.
-   */
-  checkViews?: boolean;
 }
 
 /** What the last query visited, for tests and tuning (allocates: not for the frame loop). */
@@ -258,7 +252,6 @@ export class World {
   private readonly memory: WebAssembly.Memory;
   private readonly growable: boolean;
   private readonly growPairs: boolean;
-  private readonly checkViews: boolean;
   private readonly maxCapacity: number;
   private cellSizeOption: number;
   private readonly arena: Arena;
@@ -326,7 +319,6 @@ export class World {
     this.memory = kernel.memory;
     this.growable = options.growable ?? true;
     this.growPairs = options.growPairs ?? true;
-    this.checkViews = !!options.checkViews;
     this.heap = new Heap(kernel.arenaBase());
     this.arena = new Arena(kernel.memory, this.heap);
     this.castArena = new Arena(kernel.memory, this.heap);
@@ -1149,17 +1141,15 @@ export class World {
     checkGroups("controllerContacts", pickUpMask);
     this.checkLive("controllerContacts");
     if (this.contactCap === 0) {
-      if (this.checkViews) {
-        // Laying out the record region writes memory: the bodies are checked first.
-        this.keepReport();
-        this.kernel.invalidSlots(this.top, mask);
-        this.afterBuild(this.gridMask);
-      }
+      // Laying out the record region writes memory: the bodies are checked first.
+      this.keepReport();
+      this.kernel.invalidSlots(this.top, mask);
+      this.afterBuild(this.gridMask);
       this.ensureContacts(64);
     }
     for (;;) {
       this.keepReport();
-      const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption, this.checkViews);
+      const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption);
       this.afterBuild(mask);
       if (total <= this.contactCap) return (this.contactTotal = total);
       this.ensureContacts(total);
@@ -1186,7 +1176,7 @@ export class World {
     checkMask("selfPairs", "mask", mask);
     for (;;) {
       this.keepReport();
-      const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption, this.checkViews);
+      const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption);
       this.afterBuild(this.header[G_MASK] >>> 0); // 0 after a split: the grid left holds part of the mask
       if (this.fits("selfPairs", total)) return this.finishPairs(total);
     }
@@ -1198,7 +1188,7 @@ export class World {
     checkMask("crossPairs", "maskB", maskB);
     for (;;) {
       this.keepReport();
-      const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption, this.checkViews);
+      const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption);
       this.afterBuild(this.header[G_MASK] >>> 0); // the side the kernel indexed (a reach grid of the smaller, or a home grid of the larger)
       if (this.fits("crossPairs", total)) return this.finishPairs(total);
     }
@@ -1214,7 +1204,7 @@ export class World {
     checkMask("firstHits", "enemyMask", enemyMask);
     for (;;) {
       this.keepReport();
-      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!exclusive, this.checkViews);
+      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!exclusive);
       this.afterBuild(enemyMask);
       if (this.fits("firstHits", total)) return this.finishPairs(total);
     }
@@ -1227,7 +1217,7 @@ export class World {
   buildGrid(mask = ALL_GROUPS): number {
     checkMask("buildGrid", "mask", mask);
     this.keepReport();
-    const n = this.kernel.buildGrid(this.top, mask, this.cellSizeOption, this.checkViews);
+    const n = this.kernel.buildGrid(this.top, mask, this.cellSizeOption);
     this.afterBuild(mask);
     return n;
   }
@@ -1347,8 +1337,8 @@ export class World {
     this.refresh();
     this._x[slot] = x;
     this._y[slot] = y;
-    this._a[slot] = a;
-    this._b[slot] = b;
+    this._a[slot] = a + 0; // +0 for -0: the grid queries' check reads a size's sign bit (check.ts)
+    this._b[slot] = b + 0;
     this._groups[slot] = groups;
     this._kinds[slot] = kind;
     this.gridMask = 0;

@@ -1,118 +1,70 @@
-// The refusal check of the grid queries, run when the world was made with checkViews: a value
-// written through a view (NaN, an infinity, a number past MAX_COORD, a negative size) makes a pair
-// query or a build refuse the call, and with the check a refused call changes nothing. The passes
-// that would meet such a slot write the grid, the pair buffer and the stats as they go (without the
-// check they refuse the call too, having written those), so the slots the call reads are checked
-// first, before anything is written, with the
-// facade's rule (shapeOk: every number at most MAX_COORD, sizes not negative), which is stricter
-// than the passes' box test (boxOk), so no pass meets a slot it refuses: the check writes nothing
-// but the invalid report, and that only when it refuses. Where the query already made a pass
-// before its first write (crossPairs' and firstHits' counts of each side), the check is that pass.
-import { H_A, H_B, H_GROUPS, H_KIND, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_RECT, MAX_COORD } from "../../layout/grid.ts";
+// The refusal check every grid query and build runs before it writes anything: a value written
+// through a view (NaN, an infinity, a number past MAX_COORD, a negative size) makes the call
+// refuse, and a refused call changes nothing. The passes write the grid, the pair buffer and the
+// stats as they go, so the slots the call reads are checked first, with the facade's rule
+// (shapeOk: every number below MAX_COORD, sizes not negative), which is stricter than the passes'
+// box test (boxOk): no pass meets a slot it refuses. The check writes nothing but the invalid
+// report, and that only when it refuses.
+//
+// Two passes, so that a frame pays for one plane read per number: allOk reads x, y, a and b of
+// every slot with no branch (a world nobody wrote a bad value into through a view passes it), and
+// only when it fails does the exact pass look at kinds and groups to decide whether the bad value
+// is one the call reads.
+import { H_A, H_B, H_GROUPS, H_KIND, H_X, H_Y, KIND_NONE, MAX_COORD } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
-import { bit, ctz32, f32At, i32At, SIMD, u8At } from "../memory.ts";
+import { f32At, f32Bits, i32At, SIMD, u8At } from "../memory.ts";
 import { shapeOk } from "./boxes.ts";
-import { kinds4, sum4 } from "./simd.ts";
 import { flushInvalid, invalidCount, noteInvalid, resetInvalid } from "./stats.ts";
 
-// The live slots the last check counted in its two masks (crossPairs' and firstHits' choice of
-// the side to index, counted in the same pass), and whether the last check counted them.
-let liveA = 0;
-let liveB = 0;
-let counted = false;
-
-/** A query that runs without the check: the next liveInBoth counts for itself. */
-// @ts-ignore: decorator
-@inline export function skipCheck(): void {
-  counted = false;
-}
-
-/** Whether the last check counted the live slots of its masks (checkSides did; invalidSlots did not). */
-// @ts-ignore: decorator
-@inline export function checkCounted(): bool {
-  return counted;
-}
-
-/** Live slots in maskA the last checkSides counted. */
-// @ts-ignore: decorator
-@inline export function checkedLiveA(): i32 {
-  return liveA;
-}
-
-/** Live slots in maskB the last checkSides counted. */
-// @ts-ignore: decorator
-@inline export function checkedLiveB(): i32 {
-  return liveB;
-}
-
 /**
- * How many live slots in [0, count) with (groups & (maskA | maskB)) != 0 hold numbers past the
- * facade's rule (shapeOk: NaN, an infinity, a magnitude past MAX_COORD, a negative size). When some do, their number and the
- * first into S_INVALID / S_FIRST_INVALID; otherwise writes nothing. Counts the live slots in maskA
- * and in maskB too (checkedLiveA, checkedLiveB).
+ * How many live slots in [0, count) with (groups & mask) != 0 hold numbers past the facade's rule
+ * (shapeOk: NaN, an infinity, a magnitude at or past MAX_COORD, a negative size). When some do,
+ * their number and the first into S_INVALID / S_FIRST_INVALID; otherwise writes nothing.
  */
-export function checkSides(count: i32, maskA: i32, maskB: i32): i32 {
-  return check(count, maskA, maskB, true);
-}
-
-/** checkSides over `mask` without the counts (the queries that do not choose a side, and the facade's own check). */
 export function invalidSlots(count: i32, mask: i32): i32 {
-  return check(count, mask, 0, false);
-}
-
-/** The check, with the live counts when `counting` (a constant at both callers). */
-// @ts-ignore: decorator
-@inline function check(count: i32, maskA: i32, maskB: i32, counting: bool): i32 {
   resetInvalid();
-  const mask = maskA | maskB;
+  if (allOk(count)) return 0;
   const kp = hdr(H_KIND), gp = hdr(H_GROUPS);
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
-  let i = 0, na = 0, nb = 0;
-  if (SIMD) {
-    const maskv = i32x4.splat(mask), av = i32x4.splat(maskA), bv = i32x4.splat(maskB);
-    const zero = i32x4.splat(0), circle = i32x4.splat(KIND_CIRCLE), rect = i32x4.splat(KIND_RECT);
-    const most = f32x4.splat(<f32>MAX_COORD), fzero = f32x4.splat(0);
-    let ca = zero, cb = zero;
-    for (; i + 4 <= count; i += 4) {
-      // Sixteen slots outside the mask (the few enemies of a bullet hell) cost one test, as in the select pass.
-      if ((i & 15) == 0 && i + 16 <= count) {
-        const g = v128.or(v128.or(v128.load(gp + (i << 2)), v128.load(gp + (i << 2), 16)), v128.or(v128.load(gp + (i << 2), 32), v128.load(gp + (i << 2), 48)));
-        if (!v128.any_true(v128.and(g, maskv))) { i += 12; continue; }
-      }
-      const k = kinds4(kp + i), g = v128.load(gp + (i << 2)), dead = i32x4.eq(k, zero);
-      if (counting) {
-        // A true lane is -1: subtracting counts it.
-        ca = i32x4.sub(ca, v128.andnot(i32x4.ne(v128.and(g, av), zero), dead));
-        cb = i32x4.sub(cb, v128.andnot(i32x4.ne(v128.and(g, bv), zero), dead));
-      }
-      const live = v128.andnot(i32x4.ne(v128.and(g, maskv), zero), dead);
-      const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
-      const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
-      // shapeOk by lane: sizes the kind does not have are 0.
-      const as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.and(b, i32x4.eq(k, rect));
-      const ok = v128.and(v128.and(f32x4.lt(f32x4.abs(x), most), f32x4.lt(f32x4.abs(y), most)),
-        v128.and(v128.and(f32x4.ge(as, fzero), f32x4.lt(as, most)), v128.and(f32x4.ge(bs, fzero), f32x4.lt(bs, most))));
-      const bad = i32x4.bitmask(v128.andnot(live, ok));
-      for (let bits = bad; bits != 0; bits &= bits - 1) noteInvalid(i + ctz32(bits));
-    }
-    if (counting) {
-      na = sum4(ca);
-      nb = sum4(cb);
-    }
-  }
-  for (; i < count; i++) {
-    const k = u8At(kp + i), g = i32At(gp + (i << 2));
-    if ((g & mask) == 0 || k == KIND_NONE) continue;
-    if (counting) {
-      na += bit((g & maskA) != 0);
-      nb += bit((g & maskB) != 0);
-    }
+  for (let i = 0; i < count; i++) {
+    const k = u8At(kp + i);
+    if ((i32At(gp + (i << 2)) & mask) == 0 || k == KIND_NONE) continue;
     if (!shapeOk(k, f32At(xp + (i << 2)), f32At(yp + (i << 2)), f32At(ap + (i << 2)), f32At(bp + (i << 2)), <f32>MAX_COORD)) noteInvalid(i);
   }
-  liveA = na;
-  liveB = nb;
-  counted = counting;
   const n = invalidCount();
   if (n > 0) flushInvalid();
   return n;
+}
+
+/**
+ * Whether every slot in [0, count), whatever its kind, groups or liveness, holds |x| and |y|
+ * below MAX_COORD and a and b in [+0, MAX_COORD). The facade writes +0 for the sizes a kind does
+ * not have and sizes as +0 rather than -0 (World.write), and a removed slot keeps the numbers it
+ * had, so this holds in every world nobody wrote a bad value into through a view.
+ * On the bits: a magnitude below MAX_COORD is (bits << 1) below MAX_COORD's bits << 1, and a
+ * size in [+0, MAX_COORD) has bits below MAX_COORD's (a negative size, -0 among them, has the
+ * sign bit; NaN's bits are past an infinity's). The SIMD pass keeps two unsigned maxima, the
+ * scalar one (the js backend's too) ors the comparisons: of the forms measured, the one that
+ * costs both scalar backends least.
+ */
+function allOk(count: i32): bool {
+  const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
+  const most = <u32>f32Bits(<f32>MAX_COORD), most2 = most << 1;
+  let i = 0, ok = true;
+  if (SIMD) {
+    let xy = i32x4.splat(0), ab = i32x4.splat(0);
+    for (; i + 4 <= count; i += 4) {
+      const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
+      const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
+      xy = i32x4.max_u(xy, i32x4.max_u(i32x4.shl(x, 1), i32x4.shl(y, 1)));
+      ab = i32x4.max_u(ab, i32x4.max_u(a, b));
+    }
+    ok = i32x4.all_true(v128.and(i32x4.lt_u(xy, i32x4.splat(most2)), i32x4.lt_u(ab, i32x4.splat(most))));
+  }
+  let bad = false;
+  for (; i < count; i++) {
+    const o = i << 2;
+    bad |= (<u32>i32At(xp + o) << 1 >= most2) | (<u32>i32At(yp + o) << 1 >= most2) | (<u32>i32At(ap + o) >= most) | (<u32>i32At(bp + o) >= most);
+  }
+  return ok && !bad;
 }

@@ -14,7 +14,6 @@ import { bit, f32At, fill, i32At, maxI32, minI32, setI32, setU8, SIMD, u8At } fr
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
 import { build } from "./build.ts";
-import { checkCounted, checkedLiveA, checkedLiveB } from "./check.ts";
 import { firstCrowded, isCrowded, probeCrowded } from "./crowded.ts";
 import { MODE_FIRST, probeGrid, scanCells } from "./probes.ts";
 import { probeExtent, reachHeight, reachWidth, setReach } from "./reach.ts";
@@ -111,21 +110,13 @@ export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i
   return pairsFound();
 }
 
-// Live slots in maskA and in maskB: counted by the check each call runs first (check.ts), with
-// the same count and masks.
+// Live slots in maskA and in maskB (liveInBoth).
 let liveA = 0;
 let liveB = 0;
 
-/**
- * liveA and liveB: from the check's pass when it counted them (every caller of crossPairs and
- * firstHits ran it first), else counted here (crossPairs repeated, whose check did not count, when
- * the last call's side no longer stands).
- */
+/** Counts liveA and liveB. */
 function liveInBoth(count: i32, maskA: i32, maskB: i32): void {
-  if (checkCounted()) {
-    liveA = checkedLiveA();
-    liveB = checkedLiveB();
-  } else if (SIMD) liveInBothSimd(count, maskA, maskB);
+  if (SIMD) liveInBothSimd(count, maskA, maskB);
   else liveInBothScalar(0, 0, 0, count, maskA, maskB);
 }
 

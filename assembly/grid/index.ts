@@ -32,49 +32,33 @@
 // boxes.ts (box and cell arithmetic), simd.ts (the SIMD build's helpers), stats.ts (the counts).
 // What a call keeps for the next lives in the header (G_GUESS_*, G_CROWDED, G_PROBE_*, ...), so
 // each world keeps its own; module-level variables hold only the current call's state.
-import { G_INDEX_MASK_A, G_INDEX_MASK_B, G_INDEX_SIDE, INDEX_NONE } from "../../layout/grid.ts";
-import { hdr } from "../header.ts";
 import { buildGrid as buildRun } from "./build.ts";
-import { checkSides, invalidSlots, skipCheck } from "./check.ts";
+import { invalidSlots } from "./check.ts";
 import { crossPairs as crossRun, firstHits as firstRun } from "./cross.ts";
 import { queryProbe } from "./probes.ts";
 import { selfPairs as selfRun } from "./self_pairs.ts";
 
 export { invalidSlots, queryProbe };
 
-// With `check` (the world's checkViews), each query that builds a grid first checks the slots it
-// will read (check.ts): a refused call returns 0 with S_INVALID set, having written nothing else.
-// The check counts each side's live slots as well, which crossPairs and firstHits use to choose
-// the side they index. Without it, the passes refuse a slot they cannot take as they meet it.
+// Each query that builds a grid first checks the slots it will read (check.ts): a refused call
+// returns 0 with S_INVALID set, having written nothing else.
 
 /** Builds the grid over live slots in [0, count) with (groups & mask) != 0; returns how many it holds. */
-export function buildGrid(count: i32, mask: i32, cellSize: f32, check: bool): i32 {
-  if (!check) skipCheck();
-  return check && invalidSlots(count, mask) != 0 ? 0 : buildRun(count, mask, cellSize);
+export function buildGrid(count: i32, mask: i32, cellSize: f32): i32 {
+  return invalidSlots(count, mask) != 0 ? 0 : buildRun(count, mask, cellSize);
 }
 
 /** All overlapping pairs within mask; returns the total (pairs past the capacity are counted, not written). */
-export function selfPairs(count: i32, mask: i32, cellSize: f32, check: bool): i32 {
-  if (!check) skipCheck();
-  return check && invalidSlots(count, mask) != 0 ? 0 : selfRun(count, mask, cellSize);
+export function selfPairs(count: i32, mask: i32, cellSize: f32): i32 {
+  return invalidSlots(count, mask) != 0 ? 0 : selfRun(count, mask, cellSize);
 }
 
 /** All overlapping (a in maskA, b in maskB) pairs, a != b; returns the total. */
-export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32, check: bool): i32 {
-  if (!check) {
-    skipCheck();
-    return crossRun(count, maskA, maskB, cellSize);
-  }
-  // Repeated with the same masks, crossPairs first tries the last call's side without counting (cross.ts).
-  const again = hdr(G_INDEX_SIDE) != INDEX_NONE && hdr(G_INDEX_MASK_A) == (maskA | 0) && hdr(G_INDEX_MASK_B) == (maskB | 0);
-  return (again ? invalidSlots(count, maskA | maskB) : checkSides(count, maskA, maskB)) != 0 ? 0 : crossRun(count, maskA, maskB, cellSize);
+export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i32 {
+  return invalidSlots(count, maskA | maskB) != 0 ? 0 : crossRun(count, maskA, maskB, cellSize);
 }
 
 /** Each maskA entity stops at the lowest-slot maskB entity it overlaps; returns the number of hits. */
-export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclusive: bool, check: bool): i32 {
-  if (!check) {
-    skipCheck();
-    return firstRun(count, maskA, maskB, cellSize, exclusive);
-  }
-  return checkSides(count, maskA, maskB) != 0 ? 0 : firstRun(count, maskA, maskB, cellSize, exclusive);
+export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exclusive: bool): i32 {
+  return invalidSlots(count, maskA | maskB) != 0 ? 0 : firstRun(count, maskA, maskB, cellSize, exclusive);
 }
