@@ -160,6 +160,17 @@ export function rectsCast(mode: i32, px: f64, py: f64, dx: f64, dy: f64, a: f64,
   return hit ? 1 : 0;
 }
 
+
+/**
+ * How far along the normal (nx, ny) a body stopped on a surface is put back, having moved from
+ * (x, y) by (mx, my) to the hit: above the rounding of the stored f32 position at its magnitude,
+ * so it stays off the surface. Each axis rounds by its own magnitude (at most |x| + |mx| on x),
+ * weighed by the normal's share of that axis, so a long sideways move stopped by a floor stays on it.
+ */
+// @ts-ignore: decorator
+@inline export function stopSkin(nx: f64, ny: f64, x: f64, y: f64, mx: f64, my: f64): f64 {
+  return 1e-3 + (abs(nx) * (abs(x) + abs(mx)) + abs(ny) * (abs(y) + abs(my))) * 2.384185791015625e-7;
+}
 /**
  * Moves `count` projectiles (circles; radius 0 is a point) by their velocity without tunneling:
  * each sweeps its path, stops a skin short of the closest hit and reflects its velocity off the
@@ -184,8 +195,7 @@ export function rectsMoveProjectiles(count: i32, search: i32): i32 {
     }
     hits++;
     if (bestNx == 0 && bestNy == 0) { store<i32>(fp + o, PF_INSIDE); continue; }
-    // A skin above f32 rounding at this magnitude keeps the stored position off the surface.
-    const skin = 1e-3 + (max(abs(px), abs(py)) + abs(vx) + abs(vy)) * 2.384185791015625e-7;
+    const skin = stopSkin(bestNx, bestNy, px, py, bestT * vx, bestT * vy);
     store<f32>(xp + o, <f32>(px + bestT * vx + bestNx * skin));
     store<f32>(yp + o, <f32>(py + bestT * vy + bestNy * skin));
     const dot = vx * bestNx + vy * bestNy;

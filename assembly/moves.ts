@@ -28,7 +28,7 @@ import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CANDS, RH_INST_BOX, RH_INSTANCE
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { castBox, castSegment } from "./balls.ts";
 import { AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_SURF_CELLS } from "./platform_grid.ts";
-import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsAmong, castRectsQuiet } from "./casts.ts";
+import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsAmong, castRectsQuiet, stopSkin } from "./casts.ts";
 import { rectStart, rh } from "./rect_level.ts";
 import { th } from "./tile_map.ts";
 import { fieldAt, hdr, headerF32, headerI32, setHdr } from "./header.ts";
@@ -174,6 +174,13 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   // to (nearly) the same cells: up to 2^20 pieces, each over the whole map, where the cells new to
   // each piece give the same answer.
   let pc0: f64 = Infinity, pc1: f64 = -Infinity, pr0 = 1, pr1 = 0;
+  // On a wrapping map, the rows whose columns, all of them, the pieces tested from where the body
+  // entered the row (or began the move in it): the body meets each of a row's columns within
+  // cols + 2 columns of its entry, so later pieces have nothing left to test there. They are the
+  // rows the body passed first, one run. A move along its rows (dy 0) has nothing left to test
+  // once they are done; any other has nothing until it enters the next row.
+  const rowsDone = wrap && dx != 0, step = 1 / <f64>pieces;
+  let doneLo = 1, doneHi = 0;
   for (let k = 0; k < pieces && !found; k++) {
     const s0 = <f64>k / <f64>pieces, s1 = <f64>(k + 1) / <f64>pieces;
     const ax = cx + dx * s0, bx = cx + dx * s1, ay = cy + dy * s0, by = cy + dy * s1;
@@ -198,11 +205,21 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
       if (dx < 0) c0 = c1 - <f64>(cols + 1);
       else c1 = c0 + <f64>(cols + 1);
     }
+    if (rowsDone && r0 >= doneLo && r1 <= doneHi) {
+      // Nothing new until the body enters the next row (none above the map: rows there are
+      // empty): on from the piece before the one it enters it in.
+      const next = dy > 0 ? r1 + 1 : r0 - 1;
+      if (dy == 0 || next < 0 || next > rows) break; // every row below the map is row `rows`
+      const jump = Math.floor(rowEnter(next, rows, size, cy, hy, dy) * <f64>pieces) - 2;
+      if (!(jump < <f64>pieces)) break;
+      if (jump > <f64>k) k = <i32>jump;
+      continue;
+    }
     // No cells (a piece beside the map, past a clamp; no column at all when a tile so small that
     // 1 / size overflows makes them NaN, whose box no sweep meets), or none the last piece did not
     // test. (Taken before `first` below: the f64 remainder of a far column loops over its exponent bits.)
     if (!(c0 <= c1) || r1 < r0 || (!wrapped && c0 >= pc0 && c1 <= pc1 && r0 >= pr0 && r1 <= pr1)) {
-      if (foundT <= s1) found = true;
+      if (foundT <= s1 || (fr1 < 0 && !(dy > 0))) found = true; // above the map, not coming down: nothing more
       continue;
     }
     // At most cols + 2 columns from here on. The first one's cell index, i32: the column itself,
@@ -210,19 +227,41 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
     // (each row's own when the piece is wrapped: rowStart).
     const last = <i32>(c1 - c0), first = wrapped ? 0 : Math.abs(c0) < 1073741824 ? <i32>c0 : <i32>(c0 % <f64>cols);
     for (let row = r0; row <= r1; row++) {
-      // A wrapping piece that changes rows: this row's window starts where the body enters it.
-      const rc0 = wrapped ? rowStart(row, rows, size, inv, cols, cx, cy, hx, hy, dx, dy, s0, s1, uc0, uc1) : c0;
+      if (rowsDone && row >= doneLo && row <= doneHi) continue;
+      let rc0 = c0, rowDone = false;
+      if (rowsDone) {
+        // The row is done once the pieces tested cols + 2 of its columns, all while the body was
+        // deep in it (rowDeep). A shallow body's contacts can graze, and a graze far along a long
+        // move rounds away where a deeper contact later does not.
+        rowDeep(row, rows, size, cy, hy, dy);
+        let done = false;
+        if (wrapped) {
+          // A wrapping piece that changes rows: this row's window starts where the body enters
+          // it, or where the piece starts for a row the body is in from its start: deep in the
+          // row all along the piece, the body crossed every column of it there.
+          rc0 = rowStart(rowEnter(row, rows, size, cy, hy, dy), size, inv, cols, cx, hx, dx, s0, s1, uc0, uc1);
+          done = deepIn <= s0 && deepOut >= s1;
+        } else if (deepIn <= s1 && deepOut >= s1) {
+          // Every piece since the body entered the row tested its columns from there to this
+          // piece's end: done once those from where it was deep are cols + 2.
+          const xe = cx + dx * Math.max(0, deepIn);
+          done = dx > 0 ? c1 >= Math.floor((xe - hx) * inv) + <f64>(cols + 1) : c0 <= Math.floor((xe + hx) * inv) - <f64>(cols + 1);
+        }
+        rowDone = done;
+      }
       const rfirst = !wrapped ? first : Math.abs(rc0) < 1073741824 ? <i32>rc0 : <i32>(rc0 % <f64>cols);
       // In a row the last piece tested, only the columns before and after its own (as offsets from
       // c0: up to `skipFrom`, then from `skipTo`), clamped as doubles before the conversions.
       const seen = !wrapped && row >= pr0 && row <= pr1;
       const skipFrom = seen ? <i32>Math.max(-1, Math.min(<f64>last, pc0 - c0 - 1)) : last;
       const skipTo = seen ? <i32>Math.min(<f64>(last + 1), Math.max(0, pc1 - c0 + 1)) : last + 1;
+      let any = 0;
       for (let i = 0; i <= last; i++) {
         if (i > skipFrom && i < skipTo) i = skipTo;
         if (i > last) break;
         const col = rfirst + i;
         const flags = tileFlags(col, row, cols, rows, wrap, floor, cells);
+        any |= flags;
         if ((flags & (CELL_PLATFORM | CELL_ONE_WAY)) == 0) continue;
         const x0 = (rc0 + <f64>i) * size, y0 = <f64>row * size, y1 = row < rows ? y0 + size : FLOOR_DEPTH;
         if ((flags & CELL_PLATFORM) == 0) {
@@ -237,6 +276,11 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
           fcell = row >= rows || (!wrap && (col < 0 || col >= cols)) ? -1 : row * cols + ((col % cols) + cols) % cols;
         }
       }
+      // A wrapped window holds every column of the row: with no solid or one-way cell among them,
+      // there is nothing in the row to meet, deep or not.
+      if (rowDone || (wrapped && (any & (CELL_PLATFORM | CELL_ONE_WAY)) == 0)) {
+        if (doneLo > doneHi) { doneLo = row; doneHi = row; } else if (row == doneHi + 1) doneHi = row; else if (row == doneLo - 1) doneLo = row;
+      }
     }
     if (wrapped) {
       pc0 = Infinity; pc1 = -Infinity; // its rows' windows are not one range
@@ -245,21 +289,68 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
     }
     if (foundT <= s1) found = true;
   }
+  // The floor, solid in every column, met where the body's bottom reaches its top. The pieces find
+  // it there too, but for a move so long that a tile is narrower than the spacing of f64 positions
+  // along it, where every cell box rounds to nothing: the floor stops such a move all the same.
+  if (floor && dy > 0) {
+    const tf = (<f64>rows * size - hy - cy) / dy;
+    if (tf >= 0 && tf <= 1 && !(foundT <= tf + 1e-9)) {
+      foundT = tf; fnx = 0; fny = -1; fcell = -1;
+    }
+  }
   if (foundT <= 1) offer(foundT, fnx, fny, PART_TILES, fcell, -1);
 }
 
 /**
- * The first of the cols + 2 columns castTiles tests in `row` for a piece [s0, s1] of a move that
- * spans more than a wrapping map's width and changes rows: from the column where the body (centre
- * cx, cy, half extents hx, hy, moving by dx, dy) enters the row, in the direction it moves, within
- * the piece's columns [uc0, uc1]. The body meets each of the row's columns first there.
+ * When the body (centre y cy, half height hy, moving by dy, dy != 0) enters `row`, as a fraction
+ * of its move: where its leading edge meets the row's far side.
  */
-function rowStart(row: i32, rows: i32, size: f64, inv: f64, cols: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64, s0: f64, s1: f64, uc0: f64, uc1: f64): f64 {
+function rowEnter(row: i32, rows: i32, size: f64, cy: f64, hy: f64, dy: f64): f64 {
   const top = <f64>row * size, bottom = row < rows ? top + size : FLOOR_DEPTH;
-  const enter = dy > 0 ? (top - hy - cy) / dy : (bottom + hy - cy) / dy;
+  return dy > 0 ? (top - hy - cy) / dy : (bottom + hy - cy) / dy;
+}
+
+// rowDeep's answer: from when to when (fractions of the move) the body is deep in the row.
+let deepIn: f64 = 0;
+let deepOut: f64 = 0;
+
+/**
+ * When the body (centre y cy, half height hy, moving by dy) is deep in `row`: in it by at least
+ * min(hy, size / 2), its centre inside the row or half the row inside it. Into deepIn and
+ * deepOut (-Infinity and Infinity for dy 0).
+ */
+function rowDeep(row: i32, rows: i32, size: f64, cy: f64, hy: f64, dy: f64): void {
+  const top = <f64>row * size, bottom = row < rows ? top + size : FLOOR_DEPTH, depth = Math.min(hy, size * 0.5);
+  if (dy == 0) {
+    // Along its rows the body is as deep all the way: the cols + 2 columns from its start, where
+    // the positions are the most exact of the move, give each row's answer.
+    deepIn = -Infinity;
+    deepOut = Infinity;
+  } else if (dy > 0) {
+    deepIn = (top + depth - hy - cy) / dy;
+    deepOut = (bottom - depth + hy - cy) / dy;
+  } else {
+    deepIn = (bottom - depth + hy - cy) / dy;
+    deepOut = (top + depth - hy - cy) / dy;
+  }
+}
+
+// Whether the last rowStart pulled its window back to fit the piece.
+let rowPulled = false;
+
+/**
+ * The first of the cols + 2 columns castTiles tests in a row for a piece [s0, s1] of a move that
+ * spans more than a wrapping map's width and changes rows: from the column where the body (centre
+ * x cx, half width hx, moving by dx) enters the row (at `enter`, rowEnter), in the direction it
+ * moves, within the piece's columns [uc0, uc1] (rowPulled when that moved it). The body meets each
+ * of the row's columns first there.
+ */
+function rowStart(enter: f64, size: f64, inv: f64, cols: i32, cx: f64, hx: f64, dx: f64, s0: f64, s1: f64, uc0: f64, uc1: f64): f64 {
   const x = cx + dx * Math.min(s1, Math.max(s0, enter));
   const c = dx < 0 ? Math.floor((x + hx) * inv) - <f64>(cols + 1) : Math.floor((x - hx) * inv);
-  return Math.max(uc0, Math.min(uc1 - <f64>(cols + 1), c));
+  const start = Math.max(uc0, Math.min(uc1 - <f64>(cols + 1), c));
+  rowPulled = start != c;
+  return start;
 }
 
 /**
@@ -541,8 +632,7 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
         }
       }
       if (bestNx == 0 && bestNy == 0) break; // started inside: it stays
-      // A skin above f32 rounding at this magnitude keeps the stored position off the surface.
-      const skin = 1e-3 + (Math.max(Math.abs(cx), Math.abs(cy)) + Math.abs(dx) + Math.abs(dy)) * 2.384185791015625e-7;
+      const skin = stopSkin(bestNx, bestNy, cx, cy, bestT * dx, bestT * dy);
       cx += bestT * dx + bestNx * skin;
       cy += bestT * dy + bestNy * skin;
       if (resp == RESPONSE_STOP) {
