@@ -1417,8 +1417,9 @@ export class World {
 
   /**
    * Whether the pairs found fit the pair buffer; otherwise grows it (x2, or to exactly `total`
-   * when twice would pass HEAP_LIMIT) for the call to run again. CAPACITY, with the old buffer
-   * and everything else unchanged, when not even `total` pairs fit.
+   * when twice would pass HEAP_LIMIT) for the call to run again. CAPACITY when not even `total`
+   * pairs fit, with the stores and the layout unchanged; the grid and the pairs that fit are the
+   * refused query's (its scratch, which it wrote before it knew its total).
    */
   private fits(method: string, total: number): boolean {
     const cap = this.pairCap;
