@@ -174,12 +174,12 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   // to (nearly) the same cells: up to 2^20 pieces, each over the whole map, where the cells new to
   // each piece give the same answer.
   let pc0: f64 = Infinity, pc1: f64 = -Infinity, pr0 = 1, pr1 = 0;
-  // On a wrapping map, the rows whose columns, all of them, the pieces tested from where the body
-  // entered the row (or began the move in it): the body meets each of a row's columns within
-  // cols + 2 columns of its entry, so later pieces have nothing left to test there. They are the
-  // rows the body passed first, one run. A move along its rows (dy 0) has nothing left to test
-  // once they are done; any other has nothing until it enters the next row.
-  const rowsDone = wrap && dx != 0, step = 1 / <f64>pieces;
+  // On a wrapping map, the rows done: those whose columns, all of them, the pieces tested while
+  // the body was in the row, so later pieces have nothing left to test there (the body meets each
+  // of a row's columns within cols + 2 columns of travel). They are the rows the body passed
+  // first, one run. A move along its rows (dy 0) has nothing left to test once they are done; any
+  // other has nothing until it enters the next row.
+  const rowsDone = wrap && dx != 0;
   let doneLo = 1, doneHi = 0;
   for (let k = 0; k < pieces && !found; k++) {
     const s0 = <f64>k / <f64>pieces, s1 = <f64>(k + 1) / <f64>pieces;
@@ -335,22 +335,17 @@ function rowDeep(row: i32, rows: i32, size: f64, cy: f64, hy: f64, dy: f64): voi
   }
 }
 
-// Whether the last rowStart pulled its window back to fit the piece.
-let rowPulled = false;
-
 /**
  * The first of the cols + 2 columns castTiles tests in a row for a piece [s0, s1] of a move that
  * spans more than a wrapping map's width and changes rows: from the column where the body (centre
  * x cx, half width hx, moving by dx) enters the row (at `enter`, rowEnter), in the direction it
- * moves, within the piece's columns [uc0, uc1] (rowPulled when that moved it). The body meets each
- * of the row's columns first there.
+ * moves, within the piece's columns [uc0, uc1]. The body meets each of the row's columns first
+ * there.
  */
 function rowStart(enter: f64, size: f64, inv: f64, cols: i32, cx: f64, hx: f64, dx: f64, s0: f64, s1: f64, uc0: f64, uc1: f64): f64 {
   const x = cx + dx * Math.min(s1, Math.max(s0, enter));
   const c = dx < 0 ? Math.floor((x + hx) * inv) - <f64>(cols + 1) : Math.floor((x - hx) * inv);
-  const start = Math.max(uc0, Math.min(uc1 - <f64>(cols + 1), c));
-  rowPulled = start != c;
-  return start;
+  return Math.max(uc0, Math.min(uc1 - <f64>(cols + 1), c));
 }
 
 /**

@@ -730,7 +730,7 @@ export class Platforms {
    * against the surfaces (front sides only) and polyhedra (faces moved out by r). Shapes that
    * already hold the start are not hits. Fills `hit` and returns whether anything was hit.
    */
-  cast(x0: number, y0: number, x1: number, y1: number, r = 0, surfaces = true, polyhedra = true): boolean {
+  cast(x0: number, y0: number, x1: number, y1: number, r = 0, surfaces: boolean | null = true, polyhedra: boolean | null = true): boolean {
     checkCoord("cast", "x0", x0);
     checkCoord("cast", "y0", y0);
     checkCoord("cast", "x1", x1);
@@ -739,7 +739,7 @@ export class Platforms {
     this.ensureIndex();
     const dx = x1 - x0, dy = y1 - y0;
     this.castLength[0] = Math.sqrt(dx * dx + dy * dy); // not Math.hypot: it allocates per call
-    const hit = this.kernel.castSegment(x0, y0, x1, y1, r, !!surfaces, !!polyhedra) !== 0;
+    const hit = this.kernel.castSegment(x0, y0, x1, y1, r, !!(surfaces ?? true), !!(polyhedra ?? true)) !== 0;
     this.takeHit();
     return hit;
   }
@@ -789,7 +789,7 @@ export class Platforms {
    * (the grid covers that much). Shapes that already overlap the start are not hits. Fills `hit`
    * (hit.x, hit.y: the box's centre at contact) and returns whether anything was hit.
    */
-  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number, surfaces = true, polyhedra = true): boolean {
+  castBox(x: number, y: number, w: number, h: number, dx: number, dy: number, surfaces: boolean | null = true, polyhedra: boolean | null = true): boolean {
     this.checkMotion("castBox", x, y, dx, dy);
     checkSize("castBox", "width", w);
     checkSize("castBox", "height", h);
@@ -800,7 +800,7 @@ export class Platforms {
     this.ensureIndex();
     this.castLength[0] = Math.sqrt(dx * dx + dy * dy);
     // The arguments as given (the kernel finds the centre): a computed double passed through a call V8 does not inline is boxed.
-    const hit = this.kernel.castBox(x, y, w, h, dx, dy, !!surfaces, !!polyhedra) !== 0;
+    const hit = this.kernel.castBox(x, y, w, h, dx, dy, !!(surfaces ?? true), !!(polyhedra ?? true)) !== 0;
     this.takeHit();
     return hit;
   }

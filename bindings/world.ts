@@ -1197,14 +1197,15 @@ export class World {
   /**
    * The seed's markAsHit / markAsStopped: each bullet (in slot order) stops at the lowest-slot enemy
    * it overlaps; with `exclusive` (the seed's behaviour, default) an enemy takes at most one bullet
-   * per call. Writes (bullet, enemy) pairs and BodyFlag.Stopped / BodyFlag.Hit flags; returns the hits.
+   * per call (null, like leaving it out, is the default). Writes (bullet, enemy) pairs and
+   * BodyFlag.Stopped / BodyFlag.Hit flags; returns the hits.
    */
-  firstHits(bulletMask: number, enemyMask: number, exclusive = true): number {
+  firstHits(bulletMask: number, enemyMask: number, exclusive: boolean | null = true): number {
     checkMask("firstHits", "bulletMask", bulletMask);
     checkMask("firstHits", "enemyMask", enemyMask);
     for (;;) {
       this.keepReport();
-      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!exclusive);
+      const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!(exclusive ?? true));
       this.afterBuild(enemyMask);
       if (this.fits("firstHits", total)) return this.finishPairs(total);
     }

@@ -353,6 +353,30 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
     });
   });
 
+  describe("null for a boolean argument", () => {
+    it("takes the default, as leaving the argument out does", async () => {
+      const world = await newWorld(backend, { capacity: 64 });
+      for (let k = 0; k < 6; k++) world.addCircle(10 + k, 10, 3, 1); // six bullets on one enemy
+      world.addCircle(12, 10, 4, 2);
+      const run = (call: () => number) => { world.flags.fill(0); const n = call(); return [...world.pairs.subarray(0, 2 * n)]; };
+      const byDefault = run(() => world.firstHits(1, 2));
+      expect(byDefault.length).toBe(2); // exclusive: the enemy takes one bullet
+      expect(run(() => world.firstHits(1, 2, null))).toEqual(byDefault);
+      expect(run(() => world.firstHits(1, 2, false)).length).toBe(12);
+      const platforms = world.addPlatforms();
+      platforms.addSurfaces([0, 100, 200, 100, 200, 100, 0, 100]); // both sides
+      platforms.addPolygon([300, 80, 340, 80, 320, 120]);
+      for (const x of [50, 320]) { // down onto the surface, then onto the polyhedron
+        const want = platforms.cast(x, 0, x, 150, 2) ? { ...platforms.hit } : null;
+        expect(want).not.toBeNull();
+        expect(platforms.cast(x, 0, x, 150, 2, null, null) ? { ...platforms.hit } : null).toEqual(want);
+        const box = platforms.castBox(x - 4, -4, 8, 8, 0, 150) ? { ...platforms.hit } : null;
+        expect(box).not.toBeNull();
+        expect(platforms.castBox(x - 4, -4, 8, 8, 0, 150, null, null) ? { ...platforms.hit } : null).toEqual(box);
+      }
+    });
+  });
+
   describe("bad numbers a query does not read", () => {
     it("a bad value in a slot outside the mask, a removed slot or a size the kind lacks, and -0 sizes, refuse nothing and change no answer", async () => {
       const world = await newWorld(backend, { capacity: 64 });
