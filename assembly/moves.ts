@@ -178,8 +178,10 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   // the body was in the row, so later pieces have nothing left to test there (the body meets each
   // of a row's columns within cols + 2 columns of travel). They are the rows the body passed
   // first, one run. A move along its rows (dy 0) has nothing left to test once they are done; any
-  // other has nothing until it enters the next row.
-  const rowsDone = wrap && dx != 0;
+  // other has nothing until it enters the next row. Only a move whose box sweeps about `cols`
+  // columns or more can finish a row (one column of margin for rounding), so shorter ones (every
+  // bullet's) keep no such account.
+  const rowsDone = wrap && dx != 0 && (Math.abs(dx) + 2 * hx) * inv >= <f64>(cols - 1);
   let doneLo = 1, doneHi = 0;
   for (let k = 0; k < pieces && !found; k++) {
     const s0 = <f64>k / <f64>pieces, s1 = <f64>(k + 1) / <f64>pieces;
