@@ -53,14 +53,17 @@ function crossAgain(count: i32, maskA: i32, maskB: i32, cellSize: f32): bool {
   return true;
 }
 
-/** All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may exceed the capacity. */
-export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i32 {
+/**
+ * All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may
+ * exceed the capacity. `counted`: the caller ran liveInBoth with these masks (firstHits).
+ */
+export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32, counted: bool = false): i32 {
   maskA |= 0; // the js backend may pass masks as numbers up to 2^32: as i32, they compare with the header's
   maskB |= 0;
   if (hdr(G_INDEX_SIDE) != INDEX_NONE && hdr(G_INDEX_MASK_A) == maskA && hdr(G_INDEX_MASK_B) == maskB && crossAgain(count, maskA, maskB, cellSize)) return pairsFound();
   setHdr(G_INDEX_SIDE, INDEX_NONE);
   beginCall();
-  liveInBoth(count, maskA, maskB);
+  if (!counted) liveInBoth(count, maskA, maskB);
   const na = liveA, nb = liveB;
   // Bullets against a few enemies: a reach grid of the smaller side, probed by the larger side in
   // slot order, one cell per probe. The probes read the stores in order and the grid stays in
@@ -162,7 +165,7 @@ export function firstHits(count: i32, maskA: i32, maskB: i32, cellSize: f32, exc
   // indexed the bullets, the home grid below finds the hits, which never pass the bullets.
   liveInBoth(count, maskA, maskB);
   if (liveA >= liveB && liveB * COVER_RECORDS <= hdr(H_CAPACITY)) {
-    const total = crossPairs(count, maskA, maskB, cellSize);
+    const total = crossPairs(count, maskA, maskB, cellSize, true);
     // A negative total passed 2^31 pairs (stats.ts): the home grid's hits never pass the bullets.
     if (total >= 0 && total <= hdr(H_PAIRS_CAP) && hdr(G_INDEX_SIDE) == INDEX_B) return firstOfPairs(count, total, exclusive);
   }
