@@ -160,7 +160,6 @@ export function rectsCast(mode: i32, px: f64, py: f64, dx: f64, dy: f64, a: f64,
   return hit ? 1 : 0;
 }
 
-
 /**
  * How far along the normal (nx, ny) a body stopped on a surface is put back, having moved from
  * (x, y) by (mx, my) to the hit: above the rounding of the stored f32 position at its magnitude,
@@ -171,6 +170,7 @@ export function rectsCast(mode: i32, px: f64, py: f64, dx: f64, dy: f64, a: f64,
 @inline export function stopSkin(nx: f64, ny: f64, x: f64, y: f64, mx: f64, my: f64): f64 {
   return 1e-3 + (abs(nx) * (abs(x) + abs(mx)) + abs(ny) * (abs(y) + abs(my))) * 2.384185791015625e-7;
 }
+
 /**
  * Moves `count` projectiles (circles; radius 0 is a point) by their velocity without tunneling:
  * each sweeps its path, stops a skin short of the closest hit and reflects its velocity off the

@@ -760,8 +760,9 @@ function drawProjectiles(world: World, s: DrawStream, o: DebugDrawOptions): void
   }
 }
 
-/** The TileHit bits that pick each point colour, in the order they win. */
+/** The TileHit bits that pick each point colour, in the order they win, and the colours (the last: none of them). */
 const POINT_HITS = [HIT_MONSTER, HIT_SPIKE, HIT_COIN, HIT_BLOCKED | HIT_ONE_WAY, HIT_LADDER, 0];
+const POINT_COLOURS = ["pointMonster", "pointSpike", "pointCoin", "pointBlocked", "pointLadder", "pointFree"] as const;
 
 /**
  * The points of the last collidePoints(n): entity e's origin plus each offset, in the colour of
@@ -774,8 +775,7 @@ function drawPointHits(world: World, s: DrawStream, o: DebugDrawOptions): void {
   if (n === 0 || np === 0) return;
   const xs = map.entityX, ys = map.entityY, offsets = map.pointOffsets, hits = map.pointHits;
   for (let pass = 0; pass < POINT_HITS.length; pass++) {
-    const name = pass === 0 ? "pointMonster" : pass === 1 ? "pointSpike" : pass === 2 ? "pointCoin" : pass === 3 ? "pointBlocked" : pass === 4 ? "pointLadder" : "pointFree";
-    style(s, DrawLayer.PointHits, colourOf(o, name), ALPHA_LINE);
+    style(s, DrawLayer.PointHits, colourOf(o, POINT_COLOURS[pass]), ALPHA_LINE);
     for (let e = 0; e < n; e++) {
       for (let p = 0; p < np; p++) {
         const h = hits[e * np + p];

@@ -218,7 +218,6 @@ function checkFlat(method: string, name: string, values: ArrayLike<number>, stri
   for (let i = 0; i < values.length; i++) checkCoord(method, `${name}[${i}]`, values[i]);
 }
 
-/** Surfaces, convex polyhedra and balls of a 2D platformer in one kernel instance. */
 /**
  * The regions of a level of nS surfaces, nP polyhedra with `halfspaces` numbers of halfspace data,
  * an index with lists of the given lengths, and room for ballCap balls. The level regions are
@@ -233,6 +232,7 @@ function levelRegions(nS: number, nP: number, halfspaces: number, surfStarts: nu
   return REGION_FIELDS.map((field, r) => ({ field, bytes: bytes[r], keep: false }));
 }
 
+/** Surfaces, convex polyhedra and balls of a 2D platformer in one kernel instance. */
 export class Platforms {
   readonly backend: Backend;
   /** Largest ball radius the level's grid covers. */

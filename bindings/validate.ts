@@ -92,7 +92,7 @@ export function numbersLength(method: string, name: string, v: unknown, elements
 }
 
 /** numbersLength's refusal (a function of its own: a closure made per call would allocate on setPositions' path). */
-function notNumbers(method: string, name: string, why: string): HitcoreError {
+export function notNumbers(method: string, name: string, why: string): HitcoreError {
   return new HitcoreError("INVALID_ARGUMENT", `${method}: ${name} must be an array or typed array of numbers, ${why}. Pass a Float64Array, a Float32Array or an array of numbers.`);
 }
 

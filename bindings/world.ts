@@ -45,7 +45,7 @@ import { RectLevel, type RectLevelOptions } from "./rect_level.js";
 import type { RectsKernel } from "./rects_kernel.js";
 import { tileMapIn, type TileKernel, type TileMap, type TileMapOptions } from "./tile_map.js";
 import { addLevelObjects, type LevelObjectsLoaded } from "./level_objects.js";
-import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD, numbersLength, optionsOf } from "./validate.js";
+import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD, notNumbers, numbersLength, optionsOf } from "./validate.js";
 import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.js";
 import { Hit, Part } from "./hit.js";
 import {
@@ -225,7 +225,7 @@ function stageNumbers(name: string, v: ArrayLike<number>, n: number, stage: Floa
   try {
     for (let k = 0; k < n; k++) {
       const e = v[k];
-      if (typeof e !== "number") throw new HitcoreError("INVALID_ARGUMENT", `setPositions: ${name} must be an array or typed array of numbers, got ${describe(e)} at index ${k}. Pass a Float64Array, a Float32Array or an array of numbers.`);
+      if (typeof e !== "number") throw notNumbers("setPositions", name, `got ${describe(e)} at index ${k}`);
       stage[k] = e;
     }
   } catch (e) {
