@@ -38,7 +38,7 @@ import {
 } from "../layout/platforms.js";
 import { PART_NONE } from "../layout/moves.js";
 import { convexPartsYDown } from "./polygon.js";
-import { checkCoord, checkSize, describe, HitcoreError, readOnce } from "./validate.js";
+import { checkCoord, checkHeader, checkSize, describe, HitcoreError, readOnce } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit } from "./hit.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, nextGeneration, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -842,6 +842,9 @@ export class Platforms {
     }
     this.ensureIndex();
     const ix = this.index!;
+    this.refresh();
+    checkHeader("platforms", this.header, [P_SURF_COUNT, this.surfaceCount, P_POLY_COUNT, this.polyhedronCount, P_BALL_COUNT, this.balls,
+      P_RESULTS_CAP, this.resultsCap, P_MAX_SUBSTEPS, this.maxSubsteps, P_EXACT, this.exactRegion ? 1 : 0, P_GRID_COLS, ix.cols, P_GRID_ROWS, ix.rows]);
     const cells = ix.cols * ix.rows;
     for (const [starts, items, count] of [[ix.surfStarts, ix.surfItems, this.surfaceCount], [ix.polyStarts, ix.polyItems, this.polyhedronCount]] as const) {
       if (starts.length !== cells + 2 || starts[cells + 1] !== items.length) throw new HitcoreError("CORRUPT", "validate: cell starts do not match the item list");

@@ -9,7 +9,7 @@
 //   cx, cy, cw, ch, cvx, cvy f32[C]; ckind, cinput, cstate, cgrace i32[C]; stomps i32[2C]
 //   px, py, pvx, pvy, pr f32[Q]; pflags i32[Q]
 import { Arena, type Heap, type Region } from "./arena.js";
-import { checkCoord, checkOut, checkSize, describe, HitcoreError, readOnce } from "./validate.js";
+import { checkCoord, checkHeader, checkOut, checkSize, describe, HitcoreError, readOnce } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit, Part } from "./hit.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -675,6 +675,11 @@ export class RectLevel {
 
   /** Checks the quadtree and store invariants; throws CORRUPT naming the first broken one (tests, debugging). */
   validate(): void {
+    const h = this.hdr(), built = h[RH_DEPTH];
+    checkHeader("rect level", h, [RH_PREFABS, this.prefabs, RH_RECT_COUNT, this.rectCount, RH_INSTANCES, this.instances, RH_CHARS, this.chars]);
+    if (!(built >= -1 && built <= MAX_DEPTH && nodesFor(built) < this.i32(RH_NODE_START).length)) {
+      throw new HitcoreError("CORRUPT", `validate: the quadtree's depth ${built} does not fit its node regions`);
+    }
     this.buildIfDirty();
     const depth = this.hdr()[RH_DEPTH], nodes = nodesFor(depth);
     const start = this.i32(RH_NODE_START), items = this.i32(RH_ITEMS), nb = this.f64(RH_NODE_BOX), ib = this.f64(RH_INST_BOX);

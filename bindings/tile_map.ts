@@ -36,7 +36,7 @@ import {
   T_CTL_I, T_ENT_CAP, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_CAP, T_MON_HEAD, T_MON_LIVE, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
 } from "../layout/tiles.js";
-import { describe, HitcoreError, numbersLength, readOnce } from "./validate.js";
+import { checkHeader, describe, HitcoreError, numbersLength, readOnce } from "./validate.js";
 import type { WasmMemory } from "./wasm_types.js";
 import type { Backend } from "./world.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -768,6 +768,9 @@ export class TileMap {
   /** Checks the monster lists: every live monster is listed once, in the cell of its centre. Throws if not. */
   validate(): void {
     this.views();
+    const c = this.caps;
+    checkHeader("tile map", this.header, [T_COLS, this.cols, T_ROWS, this.rows, T_WRAP, this.wrap ? 1 : 0, T_FLOOR, this.solidFloor ? 1 : 0,
+      T_MON_CAP, c.monsters, T_ENT_CAP, c.entities, T_BOX_CAP, c.boxes, T_CTL_CAP, c.controllers, T_POINT_COUNT, this.pointCount]);
     const seen = new Uint8Array(this.caps.monsters);
     const cells = this.cols * this.rows;
     for (let c = 0; c < cells; c++) {

@@ -136,3 +136,18 @@ export function optionsOf<T extends object>(method: string, options: T | undefin
   }
   return options;
 }
+
+/**
+ * CORRUPT unless each header field holds the value the part's own state gives it (`expected`:
+ * field, value pairs). The core trusts the counts and capacities the facade writes into a part's
+ * header; a restored snapshot brings its own header, which validate() checks so (world.restore
+ * calls it, and goes back on CORRUPT).
+ */
+export function checkHeader(part: string, header: Int32Array, expected: readonly number[]): void {
+  for (let k = 0; k < expected.length; k += 2) {
+    const field = expected[k], want = expected[k + 1];
+    if (header[field] !== want) {
+      throw new HitcoreError("CORRUPT", `validate: the ${part} header's field ${field} holds ${header[field]}, its state says ${want}`);
+    }
+  }
+}

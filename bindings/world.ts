@@ -21,7 +21,7 @@ import {
   G_MASK, G_INVY, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PART_HEADER_FIELDS, WORLD_HEADER, PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
-  MIN_CELL_SIZE, S_CELLS_VISITED, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
+  KIND_SHIFT, MIN_CELL_SIZE, S_CELLS_VISITED, TAG_SLOT, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
 import {
@@ -45,7 +45,7 @@ import { RectLevel, type RectLevelOptions } from "./rect_level.js";
 import type { RectsKernel } from "./rects_kernel.js";
 import { tileMapIn, type TileKernel, type TileMap, type TileMapOptions } from "./tile_map.js";
 import { addLevelObjects, type LevelObjectsLoaded } from "./level_objects.js";
-import { checkCoord, checkSize, describe, HitcoreError, MAX_COORD, notNumbers, numbersLength, optionsOf } from "./validate.js";
+import { checkCoord, checkHeader, checkSize, describe, HitcoreError, MAX_COORD, notNumbers, numbersLength, optionsOf } from "./validate.js";
 import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.js";
 import { Hit, Part } from "./hit.js";
 import {
@@ -1313,6 +1313,40 @@ export class World {
       this.checkSlotData(s);
     }
     if (live !== this.live) throw new HitcoreError("CORRUPT", `counted ${live} live entities, expected ${this.live}`);
+    // The capacities the core trusts, and regions of the sizes they need.
+    checkHeader("bodies", this.header, [H_CAPACITY, this.cap, H_CELLS_CAP, CELLS_PER_ENTITY * this.cap + SCRATCH_SLACK, H_PAIRS_CAP, this.pairCap]);
+    const regions = regionsFor(this.cap, this.pairCap), { fields, sizes } = this.arena;
+    if (sizes.length !== regions.length || regions.some((r, k) => r.field !== fields[k] || r.bytes !== sizes[k])) {
+      throw new HitcoreError("CORRUPT", `validate: the bodies' regions do not match capacity ${this.cap} and pair capacity ${this.pairCap}`);
+    }
+    checkHeader("world", this.worldHeader, [W_CAST_CAP, this.castCap, W_CONTACT_CAP, this.contactCap]);
+    if (this.gridMask !== 0) this.checkGrid();
+  }
+
+  /**
+   * CORRUPT unless the grid the probe queries read (when one is current) stays inside its regions:
+   * its cell table inside the cells region, every cell end a record, every record's slot a slot,
+   * every large entity a selected one. A restored snapshot brings its grid; the probes trust it.
+   */
+  private checkGrid(): void {
+    const h = this.header, cap = this.cap, buf = this.memory.buffer;
+    const cols = h[G_COLS], rows = h[G_ROWS], entries = h[G_ENTRIES], selected = h[G_SELECTED], large = h[G_LARGE];
+    const bad = (why: string) => { throw new HitcoreError("CORRUPT", `validate: the grid ${why}`); };
+    const cellsCap = CELLS_PER_ENTITY * cap + SCRATCH_SLACK, table = (cols + 1) * (rows + 1) + 1;
+    if (!(cols >= 0 && rows >= 0 && table <= cellsCap)) bad(`of ${cols} x ${rows} cells does not fit its ${cellsCap} cells`);
+    if (!(entries >= 0 && entries <= cap && selected >= 0 && selected <= cap && large >= 0 && large <= selected)) {
+      bad(`counts (${entries} records, ${selected} selected, ${large} large) do not fit capacity ${cap}`);
+    }
+    const cells = new Int32Array(buf, h[H_CELLS], table);
+    for (let c = 0; c < table; c++) if (!(cells[c] >= 0 && cells[c] <= entries)) bad(`cell ${c} ends at record ${cells[c]} of ${entries}`);
+    const records = new Int32Array(buf, h[H_ENTRIES], (ENTRY_BYTES >> 2) * entries);
+    for (let e = 0; e < entries; e++) {
+      const tag = records[(ENTRY_BYTES >> 2) * e], kind = tag >>> KIND_SHIFT;
+      if ((tag & TAG_SLOT) > cap || kind < KIND_POINT || kind > KIND_RECT) bad(`record ${e} holds tag ${tag}`);
+    }
+    const sel = new Int32Array(buf, h[H_SEL], selected), list = new Int32Array(buf, h[H_LARGE], large);
+    for (let t = 0; t < selected; t++) if (!(sel[t] >= 0 && sel[t] <= cap)) bad(`selects slot ${sel[t]}`);
+    for (let k = 0; k < large; k++) if (!(list[k] >= 0 && list[k] < selected)) bad(`lists large entity ${list[k]} of ${selected}`);
   }
 
   // ---- internals ------------------------------------------------------------------------------
