@@ -335,7 +335,9 @@ op("restore", 1.5, [fc.nat(7).map((i) => () => i), fc.nat().map((i) => () => i),
     case 2: return c.world.restore(saved.slice(0, at % saved.length));
     case 3: { const b = saved.slice(); b[at % b.length] ^= byte | 1; return c.world.restore(b); }
     case 4: { // a byte changed past the checksum, the checksum made to match: the decoder's and restore's own checks
-      const b = saved.slice(), i = 24 + (at % (b.length - 24));
+      // Every other time in the parts' headers (the first HEADERS_END bytes of the memory, after the state), which the core trusts.
+      const b = saved.slice(), memoryAt = 24 + new DataView(b.buffer).getUint32(12, true);
+      const i = at & 1 ? memoryAt + ((at >>> 1) % HEADERS_END) : 24 + (at % (b.length - 24));
       b[i] ^= byte | 1;
       new DataView(b.buffer).setUint32(20, crc32(b.subarray(24)), true);
       return c.world.restore(b);
