@@ -21,7 +21,7 @@ import {
   G_MASK, G_INVY, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PART_HEADER_FIELDS, WORLD_HEADER, PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
-  KIND_SHIFT, MIN_CELL_SIZE, S_CELLS_VISITED, TAG_SLOT, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
+  MIN_CELL_SIZE, S_CELLS_VISITED, TAG_SLOT, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
 } from "../layout/grid.js";
 import type { Kernel } from "./kernel.js";
 import {
@@ -1324,26 +1324,30 @@ export class World {
   }
 
   /**
-   * CORRUPT unless the grid the probe queries read (when one is current) stays inside its regions:
-   * its cell table inside the cells region, every cell end a record, every record's slot a slot,
-   * every large entity a selected one. A restored snapshot brings its grid; the probes trust it.
+   * CORRUPT unless what the probe queries read of the current grid stays inside its regions: its
+   * cell table inside the cells region, every cell end inside the records region, the slot of every
+   * record a cell reaches a slot, every large entity a selected one and every selected one a slot.
+   * A restored snapshot brings its grid, and the probes trust it. (Only what a probe can reach: a
+   * grid's own fields need not agree, as a cell table a 0-column grid left behind does not.)
    */
   private checkGrid(): void {
     const h = this.header, cap = this.cap, buf = this.memory.buffer;
     const cols = h[G_COLS], rows = h[G_ROWS], entries = h[G_ENTRIES], selected = h[G_SELECTED], large = h[G_LARGE];
     const bad = (why: string) => { throw new HitcoreError("CORRUPT", `validate: the grid ${why}`); };
-    const cellsCap = CELLS_PER_ENTITY * cap + SCRATCH_SLACK, table = (cols + 1) * (rows + 1) + 1;
+    // A probe reads cell ends [0, rows x (cols + 1)) (a row's pitch holds a padding column), none when cols is 0.
+    const cellsCap = CELLS_PER_ENTITY * cap + SCRATCH_SLACK, table = cols === 0 ? 0 : rows * (cols + 1);
     if (!(cols >= 0 && rows >= 0 && table <= cellsCap)) bad(`of ${cols} x ${rows} cells does not fit its ${cellsCap} cells`);
     if (!(entries >= 0 && entries <= cap && selected >= 0 && selected <= cap && large >= 0 && large <= selected)) {
       bad(`counts (${entries} records, ${selected} selected, ${large} large) do not fit capacity ${cap}`);
     }
     const cells = new Int32Array(buf, h[H_CELLS], table);
-    for (let c = 0; c < table; c++) if (!(cells[c] >= 0 && cells[c] <= entries)) bad(`cell ${c} ends at record ${cells[c]} of ${entries}`);
-    const records = new Int32Array(buf, h[H_ENTRIES], (ENTRY_BYTES >> 2) * entries);
-    for (let e = 0; e < entries; e++) {
-      const tag = records[(ENTRY_BYTES >> 2) * e], kind = tag >>> KIND_SHIFT;
-      if ((tag & TAG_SLOT) > cap || kind < KIND_POINT || kind > KIND_RECT) bad(`record ${e} holds tag ${tag}`);
+    let reach = 0;
+    for (let c = 0; c < table; c++) {
+      if (!(cells[c] >= 0 && cells[c] <= cap)) bad(`cell ${c} ends at record ${cells[c]}, past the ${cap} the records region holds`);
+      if (cells[c] > reach) reach = cells[c];
     }
+    const records = new Int32Array(buf, h[H_ENTRIES], (ENTRY_BYTES >> 2) * reach);
+    for (let e = 0; e < reach; e++) if ((records[(ENTRY_BYTES >> 2) * e] & TAG_SLOT) > cap) bad(`record ${e} holds slot ${records[(ENTRY_BYTES >> 2) * e] & TAG_SLOT}`);
     const sel = new Int32Array(buf, h[H_SEL], selected), list = new Int32Array(buf, h[H_LARGE], large);
     for (let t = 0; t < selected; t++) if (!(sel[t] >= 0 && sel[t] <= cap)) bad(`selects slot ${sel[t]}`);
     for (let k = 0; k < large; k++) if (!(list[k] >= 0 && list[k] < selected)) bad(`lists large entity ${list[k]} of ${selected}`);

@@ -109,3 +109,18 @@ describe("a snapshot with a tampered grid", () => {
     }, 120_000);
   }
 });
+
+describe("the grid check", () => {
+  it("takes a current grid with no cells, whatever its cell table still holds", async () => {
+    // buildGrid over a mask nobody is in leaves a current grid of 0 x 0 cells over the last grid's cell table.
+    const world = await newWorld("wasm-scalar", { capacity: 64 });
+    for (let k = 0; k < 40; k++) world.addCircle(10 * (k % 8), 10 * (k >> 3), 3, 1);
+    world.selfPairs();
+    world.buildGrid(8);
+    expect(world.stats().cols).toBe(0);
+    world.validate();
+    const saved = world.snapshot();
+    world.restore(saved);
+    expect(world.queryRect(0, 0, 50, 50, 8)).toBe(0);
+  });
+});
