@@ -380,6 +380,8 @@ export class TileMap {
   /** The collision points' (dx, dy) offsets from an entity's origin (setPoints); pointsPerEntity pairs are valid. */
   get pointOffsets(): Float64Array { this.views(); return this._points; }
   /** The controllers' box, width by height, its origin the middle of its bottom edge. */
+  /** How wide a coin is (centred in its cell, the full row high): a collision point picks it up inside that width. */
+  get coinWidth(): number { this.views(); return this._params[P_COIN_W]; }
   get controllerWidth(): number { this.views(); return this._params[P_W]; }
   get controllerHeight(): number { this.views(); return this._params[P_H]; }
   get entityCapacity(): number { return this.caps.entities; }

@@ -518,7 +518,7 @@ op("tm.collidePoints", 2, [int(0, 64), fc.nat().map((i) => () => i)], (c, v) => 
     }
   },
   check: (c, v) => {
-    const tm = c.tm as TileMap, n = v[0] as number, ref = new RefMap(tm, tm.tileSize / 2), np = tm.pointsPerEntity;
+    const tm = c.tm as TileMap, n = v[0] as number, ref = new RefMap(tm, tm.coinWidth), np = tm.pointsPerEntity;
     const points = c.points;
     if (!points || points.length !== 2 * np) return null; // the offsets the map holds are not known here
     for (let e = 0; e < n; e++) {
@@ -759,7 +759,12 @@ export async function fuzz(options: FuzzOptions, src: LevelSources): Promise<Fuz
         result = o.run(c, v);
       } catch (e) {
         const what = `${o.name}(${v.map(show).join(", ")})`;
-        if (o.mustPass && !c.poisoned) { counts.wrong++; note(`wrong: ${what} refused a valid world: ${e instanceof Error ? e.message.slice(0, 300) : show(e)}`); }
+        if (o.mustPass && !c.poisoned) {
+          const why = `${what} refused a valid world: ${e instanceof Error ? e.message.slice(0, 300) : show(e)}`;
+          counts.wrong++;
+          note(`wrong: ${why}`);
+          options.onWrong?.(world, o.name, v, why);
+        }
         if (!classify(e, what)) { dead = true; break; }
         const now = snap(world, `after ${what}`);
         if (!now) { dead = true; break; }
