@@ -38,7 +38,7 @@ import {
 } from "../layout/platforms.js";
 import { PART_NONE } from "../layout/moves.js";
 import { convexPartsYDown } from "./polygon.js";
-import { checkCoord, checkHeader, checkSize, describe, HitcoreError, readOnce } from "./validate.js";
+import { checkCoord, checkHeader, checkSize, describe, HitcoreError, readOnce, setHeaderFields } from "./validate.js";
 import type { Backend } from "./world.js";
 import { Hit } from "./hit.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, nextGeneration, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -843,8 +843,7 @@ export class Platforms {
     this.ensureIndex();
     const ix = this.index!;
     this.refresh();
-    checkHeader("platforms", this.header, [P_SURF_COUNT, this.surfaceCount, P_POLY_COUNT, this.polyhedronCount, P_BALL_COUNT, this.balls,
-      P_RESULTS_CAP, this.resultsCap, P_MAX_SUBSTEPS, this.maxSubsteps, P_EXACT, this.exactRegion ? 1 : 0, P_GRID_COLS, ix.cols, P_GRID_ROWS, ix.rows]);
+    checkHeader("platforms", this.header, this.headerCounts());
     const cells = ix.cols * ix.rows;
     for (const [starts, items, count] of [[ix.surfStarts, ix.surfItems, this.surfaceCount], [ix.polyStarts, ix.polyItems, this.polyhedronCount]] as const) {
       if (starts.length !== cells + 2 || starts[cells + 1] !== items.length) throw new HitcoreError("CORRUPT", "validate: cell starts do not match the item list");
@@ -916,13 +915,10 @@ export class Platforms {
   private writeHeader(): void {
     const h = this.header, f = this.headerF, o = this.offsets, ix = this.index!;
     h.fill(0, 0, S_CANDIDATES); // the stats and the last cast survive a relayout
+    setHeaderFields(h, this.headerCounts());
     h[P_SURFACES] = o[0];
-    h[P_SURF_COUNT] = this.surfaceCount;
     h[P_HALFSPACES] = o[1];
     h[P_POLY_START] = o[2];
-    h[P_POLY_COUNT] = this.polyhedronCount;
-    h[P_GRID_COLS] = ix.cols;
-    h[P_GRID_ROWS] = ix.rows;
     f[P_GRID_OX] = ix.ox;
     f[P_GRID_OY] = ix.oy;
     f[P_GRID_INV] = ix.inv;
@@ -932,16 +928,19 @@ export class Platforms {
     h[P_POLY_CELLS] = o[5];
     h[P_POLY_ITEMS] = o[6];
     for (let k = 0; k < BALL_FIELDS.length; k++) h[BALL_FIELDS[k]] = o[7 + k];
-    h[P_BALL_COUNT] = this.balls;
     h[P_RESULTS] = o[14];
-    h[P_RESULTS_CAP] = this.resultsCap;
     f[P_RES_X] = this.resistanceX;
     f[P_RES_Y] = this.resistanceY;
-    h[P_MAX_SUBSTEPS] = this.maxSubsteps;
-    h[P_EXACT] = this.exactRegion ? 1 : 0;
     h[P_POLY_EXTENT] = o[15];
     for (let k = 0; k < BALL_STEP_FIELDS.length; k++) h[BALL_STEP_FIELDS[k]] = o[16 + k];
     h[P_REACH_BOXES] = o[REACH_REGION];
+  }
+
+  /** The header's counts, capacities, switches and index size (field, value pairs), which the core trusts; the index must be built. */
+  private headerCounts(): number[] {
+    const ix = this.index!;
+    return [P_SURF_COUNT, this.surfaceCount, P_POLY_COUNT, this.polyhedronCount, P_BALL_COUNT, this.balls, P_RESULTS_CAP, this.resultsCap,
+      P_MAX_SUBSTEPS, this.maxSubsteps, P_EXACT, this.exactRegion ? 1 : 0, P_GRID_COLS, ix.cols, P_GRID_ROWS, ix.rows];
   }
 
   /** Views over the current buffer, rebuilt when memory has grown. */

@@ -36,7 +36,7 @@ import {
   T_CTL_I, T_ENT_CAP, T_ENT_X, T_ENT_Y, T_FLOOR, T_MON_BOX, T_MON_CAP, T_MON_HEAD, T_MON_LIVE, T_MON_NEXT,
   T_OUT_CELL, T_OUT_HITS, T_OUT_MONSTER, T_PARAMS, T_POINT_COUNT, T_POINTS, T_ROWS, T_WRAP,
 } from "../layout/tiles.js";
-import { checkHeader, describe, HitcoreError, numbersLength, readOnce } from "./validate.js";
+import { checkHeader, describe, setHeaderFields, HitcoreError, numbersLength, readOnce } from "./validate.js";
 import type { WasmMemory } from "./wasm_types.js";
 import type { Backend } from "./world.js";
 import { generationOf, IdKind, kindFor, makeId, MAX_GENERATION, NULL_ID, slotFor, slotOf, unknownId, wrongKind, type WorldTag } from "./ids.js";
@@ -292,16 +292,14 @@ export class TileMap {
   private writeHeader(): void {
     this.buffer = null;
     this.views();
-    const h = this.header, c = this.caps;
-    h[T_COLS] = this.cols;
-    h[T_ROWS] = this.rows;
-    h[T_WRAP] = this.wrap ? 1 : 0;
-    h[T_FLOOR] = this.solidFloor ? 1 : 0;
-    h[T_MON_CAP] = c.monsters;
-    h[T_ENT_CAP] = c.entities;
-    h[T_BOX_CAP] = c.boxes;
-    h[T_CTL_CAP] = c.controllers;
-    h[T_POINT_COUNT] = this.pointCount;
+    setHeaderFields(this.header, this.headerFields());
+  }
+
+  /** The header's size, capacities and point count (field, value pairs), which the core trusts. */
+  private headerFields(): number[] {
+    const c = this.caps;
+    return [T_COLS, this.cols, T_ROWS, this.rows, T_WRAP, this.wrap ? 1 : 0, T_FLOOR, this.solidFloor ? 1 : 0,
+      T_MON_CAP, c.monsters, T_ENT_CAP, c.entities, T_BOX_CAP, c.boxes, T_CTL_CAP, c.controllers, T_POINT_COUNT, this.pointCount];
   }
 
   /** Views over the regions, rebuilt when memory has grown (a grown buffer detaches the old views). */
@@ -379,9 +377,9 @@ export class TileMap {
   get monsterLive(): Uint8Array { this.views(); return this._monLive; }
   /** The collision points' (dx, dy) offsets from an entity's origin (setPoints); pointsPerEntity pairs are valid. */
   get pointOffsets(): Float64Array { this.views(); return this._points; }
-  /** The controllers' box, width by height, its origin the middle of its bottom edge. */
   /** How wide a coin is (centred in its cell, the full row high): a collision point picks it up inside that width. */
   get coinWidth(): number { this.views(); return this._params[P_COIN_W]; }
+  /** The controllers' box, width by height, its origin the middle of its bottom edge. */
   get controllerWidth(): number { this.views(); return this._params[P_W]; }
   get controllerHeight(): number { this.views(); return this._params[P_H]; }
   get entityCapacity(): number { return this.caps.entities; }
@@ -770,9 +768,7 @@ export class TileMap {
   /** Checks the monster lists: every live monster is listed once, in the cell of its centre. Throws if not. */
   validate(): void {
     this.views();
-    const c = this.caps;
-    checkHeader("tile map", this.header, [T_COLS, this.cols, T_ROWS, this.rows, T_WRAP, this.wrap ? 1 : 0, T_FLOOR, this.solidFloor ? 1 : 0,
-      T_MON_CAP, c.monsters, T_ENT_CAP, c.entities, T_BOX_CAP, c.boxes, T_CTL_CAP, c.controllers, T_POINT_COUNT, this.pointCount]);
+    checkHeader("tile map", this.header, this.headerFields());
     const seen = new Uint8Array(this.caps.monsters);
     const cells = this.cols * this.rows;
     for (let c = 0; c < cells; c++) {

@@ -138,10 +138,17 @@ export function optionsOf<T extends object>(method: string, options: T | undefin
 }
 
 /**
+ * Writes `values` (field, value pairs) into a part's header: the counts and capacities the core
+ * trusts. Each part builds the one list both this and checkHeader read.
+ */
+export function setHeaderFields(header: Int32Array, values: readonly number[]): void {
+  for (let k = 0; k < values.length; k += 2) header[values[k]] = values[k + 1];
+}
+
+/**
  * CORRUPT unless each header field holds the value the part's own state gives it (`expected`:
- * field, value pairs). The core trusts the counts and capacities the facade writes into a part's
- * header; a restored snapshot brings its own header, which validate() checks so (world.restore
- * calls it, and goes back on CORRUPT).
+ * field, value pairs, as setHeaderFields writes them). A restored snapshot brings its own header,
+ * which validate() checks so (world.restore calls it, and goes back on CORRUPT).
  */
 export function checkHeader(part: string, header: Int32Array, expected: readonly number[]): void {
   for (let k = 0; k < expected.length; k += 2) {

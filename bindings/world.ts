@@ -45,7 +45,7 @@ import { RectLevel, type RectLevelOptions } from "./rect_level.js";
 import type { RectsKernel } from "./rects_kernel.js";
 import { tileMapIn, type TileKernel, type TileMap, type TileMapOptions } from "./tile_map.js";
 import { addLevelObjects, type LevelObjectsLoaded } from "./level_objects.js";
-import { checkCoord, checkHeader, checkSize, describe, HitcoreError, MAX_COORD, notNumbers, numbersLength, optionsOf } from "./validate.js";
+import { checkCoord, checkHeader, checkSize, describe, HitcoreError, MAX_COORD, notNumbers, numbersLength, optionsOf, setHeaderFields } from "./validate.js";
 import { IN_DOWN, IN_JUMP, IN_LEFT, IN_RIGHT, IN_UP } from "../layout/input.js";
 import { Hit, Part } from "./hit.js";
 import {
@@ -149,6 +149,11 @@ function regionsFor(capacity: number, pairCapacity: number): Region[] {
     scratch(H_PAIRS, 8 * pairCapacity), scratch(H_RESULTS, 4 * slots), scratch(H_HIST, 4 * HIST_BUCKETS),
     scratch(H_PLANES, 16 * (capacity + PLANE_SLACK)),
   ];
+}
+
+/** The capacities the bodies' header holds for the core (field, value pairs): relayout writes them, validate checks them. */
+function capacityFields(capacity: number, pairCapacity: number): number[] {
+  return [H_CAPACITY, capacity, H_CELLS_CAP, CELLS_PER_ENTITY * capacity + SCRATCH_SLACK, H_PAIRS_CAP, pairCapacity];
 }
 
 /** Index of the planes region in regionsFor's list. */
@@ -1314,7 +1319,7 @@ export class World {
     }
     if (live !== this.live) throw new HitcoreError("CORRUPT", `counted ${live} live entities, expected ${this.live}`);
     // The capacities the core trusts, and regions of the sizes they need.
-    checkHeader("bodies", this.header, [H_CAPACITY, this.cap, H_CELLS_CAP, CELLS_PER_ENTITY * this.cap + SCRATCH_SLACK, H_PAIRS_CAP, this.pairCap]);
+    checkHeader("bodies", this.header, capacityFields(this.cap, this.pairCap));
     const regions = regionsFor(this.cap, this.pairCap), { fields, sizes } = this.arena;
     if (sizes.length !== regions.length || regions.some((r, k) => r.field !== fields[k] || r.bytes !== sizes[k])) {
       throw new HitcoreError("CORRUPT", `validate: the bodies' regions do not match capacity ${this.cap} and pair capacity ${this.pairCap}`);
@@ -1335,7 +1340,7 @@ export class World {
     const cols = h[G_COLS], rows = h[G_ROWS], entries = h[G_ENTRIES], selected = h[G_SELECTED], large = h[G_LARGE];
     const bad = (why: string) => { throw new HitcoreError("CORRUPT", `validate: the grid ${why}`); };
     // A probe reads cell ends [0, rows x (cols + 1)) (a row's pitch holds a padding column), none when cols is 0.
-    const cellsCap = CELLS_PER_ENTITY * cap + SCRATCH_SLACK, table = cols === 0 ? 0 : rows * (cols + 1);
+    const cellsCap = h[H_CELLS_CAP], table = cols === 0 ? 0 : rows * (cols + 1); // validate() checked H_CELLS_CAP first
     if (!(cols >= 0 && rows >= 0 && table <= cellsCap)) bad(`of ${cols} x ${rows} cells does not fit its ${cellsCap} cells`);
     if (!(entries >= 0 && entries <= cap && selected >= 0 && selected <= cap && large >= 0 && large <= selected)) {
       bad(`counts (${entries} records, ${selected} selected, ${large} large) do not fit capacity ${cap}`);
@@ -1346,8 +1351,8 @@ export class World {
       if (!(cells[c] >= 0 && cells[c] <= cap)) bad(`cell ${c} ends at record ${cells[c]}, past the ${cap} the records region holds`);
       if (cells[c] > reach) reach = cells[c];
     }
-    const records = new Int32Array(buf, h[H_ENTRIES], (ENTRY_BYTES >> 2) * reach);
-    for (let e = 0; e < reach; e++) if ((records[(ENTRY_BYTES >> 2) * e] & TAG_SLOT) > cap) bad(`record ${e} holds slot ${records[(ENTRY_BYTES >> 2) * e] & TAG_SLOT}`);
+    const stride = ENTRY_BYTES >> 2, records = new Int32Array(buf, h[H_ENTRIES], stride * reach);
+    for (let e = 0; e < reach; e++) if ((records[stride * e] & TAG_SLOT) > cap) bad(`record ${e} holds slot ${records[stride * e] & TAG_SLOT}`);
     const sel = new Int32Array(buf, h[H_SEL], selected), list = new Int32Array(buf, h[H_LARGE], large);
     for (let t = 0; t < selected; t++) if (!(sel[t] >= 0 && sel[t] <= cap)) bad(`selects slot ${sel[t]}`);
     for (let k = 0; k < large; k++) if (!(list[k] >= 0 && list[k] < selected)) bad(`lists large entity ${list[k]} of ${selected}`);
@@ -1533,10 +1538,7 @@ export class World {
     if (this.overlapSlots > 0) this.layoutOverlaps();
     this.buffer = null;
     this.refresh();
-    const h = this.header;
-    h[H_CAPACITY] = capacity;
-    h[H_CELLS_CAP] = CELLS_PER_ENTITY * capacity + SCRATCH_SLACK;
-    h[H_PAIRS_CAP] = pairCapacity;
+    setHeaderFields(this.header, capacityFields(capacity, pairCapacity));
   }
 
   /** Rebuilds every view when memory has grown (any growth detaches the old buffer). */

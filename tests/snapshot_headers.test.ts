@@ -10,6 +10,28 @@ import { everyPart, newWorld } from "./support.js";
 
 const PREAMBLE = 24;
 
+/** Where the snapshot's memory (its headers, then its regions) starts, past the preamble and the state. */
+function memoryStart(bytes: Uint8Array): number {
+  return PREAMBLE + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
+}
+
+/**
+ * Restores `saved` with the word at byte `at` set to `value` and the checksum made to match, as a
+ * hostile save file would be; returns whether restore took it (a refusal must be a HitcoreError).
+ */
+function restoreChanged(world: World, saved: Uint8Array, at: number, value: number): boolean {
+  const bytes = saved.slice(), view = new DataView(bytes.buffer);
+  view.setInt32(at, value, true);
+  view.setUint32(20, crc32(bytes.subarray(PREAMBLE)), true);
+  try {
+    world.restore(bytes);
+    return true;
+  } catch (e) {
+    expect(e).toBeInstanceOf(HitcoreError);
+    return false;
+  }
+}
+
 /** One call of each kind that reads what the headers point at. */
 function everyCall(world: World): void {
   const map = world.tileMap!, level = world.rectLevel!, plat = world.platforms!;
@@ -38,22 +60,14 @@ describe("a snapshot with tampered part headers", () => {
     it(`is refused, or runs every call without a trap (${backend})`, async () => {
       const world = await everyPart(backend);
       const saved = world.snapshot();
-      const memoryAt = PREAMBLE + new DataView(saved.buffer).getUint32(12, true);
+      const memoryAt = memoryStart(saved);
       const failures: string[] = [];
       let taken = 0;
       for (let at = 0; at < HEADERS_END; at += 4) {
         const was = new DataView(saved.buffer).getInt32(memoryAt + at, true);
         if (was === 0) continue; // a field no part uses (or a count of 0): changed below from another field's view
         for (const value of [-1, was + 4, was * 2 + 64, 1 << 30, 0x7fffffff]) {
-          const bytes = saved.slice(), view = new DataView(bytes.buffer);
-          view.setInt32(memoryAt + at, value, true);
-          view.setUint32(20, crc32(bytes.subarray(PREAMBLE)), true);
-          try {
-            world.restore(bytes);
-          } catch (e) {
-            expect(e).toBeInstanceOf(HitcoreError);
-            continue;
-          }
+          if (!restoreChanged(world, saved, memoryAt + at, value)) continue;
           taken++;
           try {
             everyCall(world);
@@ -83,16 +97,9 @@ describe("a snapshot with a tampered grid", () => {
             const world = await newWorld(backend, { capacity: 64 });
             for (let k = 0; k < 40; k++) world.addCircle(10 * (k % 8), 10 * (k >> 3), 3 + (k % 3) * 20);
             world.selfPairs();
-            const bytes = world.snapshot(), view = new DataView(bytes.buffer), memoryAt = PREAMBLE + view.getUint32(12, true);
-            const at = view.getInt32(memoryAt + HEADER + 4 * field, true) + 4 * word;
-            view.setInt32(memoryAt + HEADERS_END + at - ARENA_BASE, value, true);
-            view.setUint32(20, crc32(bytes.subarray(PREAMBLE)), true);
-            try {
-              world.restore(bytes);
-            } catch (e) {
-              expect(e).toBeInstanceOf(HitcoreError);
-              continue;
-            }
+            const saved = world.snapshot(), memoryAt = memoryStart(saved);
+            const at = new DataView(saved.buffer).getInt32(memoryAt + HEADER + 4 * field, true) + 4 * word; // the region's address, then the word's
+            if (!restoreChanged(world, saved, memoryAt + HEADERS_END + at - ARENA_BASE, value)) continue;
             taken++;
             for (const call of [() => world.queryRect(0, 0, 50, 50), () => world.queryCircle(30, 30, 20), () => world.touching(world.idAt(0))]) {
               try {
