@@ -32,7 +32,7 @@ import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as r
 import { rectStart, rh } from "./rect_level.ts";
 import { th } from "./tile_map.ts";
 import { fieldAt, hdr, headerF32, headerI32, setHdr } from "./header.ts";
-import { f32At, f64At, i32At, setF32, setF64, setI32, toF32, u32At, u8At } from "./memory.ts";
+import { f32At, f64At, i32At, setF32, setF64, setI32, SIMD, toF32, u32At, u8At } from "./memory.ts";
 
 // The best hit of the current sweep (one body, one iteration): per-call scratch.
 let bestT: f64 = 0;
@@ -161,17 +161,31 @@ export function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, 
 /** Cells noSolidCells reads at most. */
 const TILES_QUICK_CELLS = 9;
 
+// The tile map as the sweeps of one call read it (readyTiles): per-call scratch.
+let tileCols = 0;
+let tileRows = 0;
+let tileCells = 0;
+let tileSize: f64 = 0;
+let tileInv: f64 = 0;
+
+/** Reads the tile map's shape for the sweeps of a call, once rather than per sweep. */
+function readyTiles(): void {
+  tileCols = th(T_COLS);
+  tileRows = th(T_ROWS);
+  tileCells = th(T_CELLS);
+  tileSize = f64At(th(T_PARAMS) + (P_TILE << 3));
+  tileInv = 1 / tileSize;
+}
+
 /**
  * The body against the solid cells whose boxes meet the part of its sweep between s0 and s1 (of
  * the whole move): offers the earliest hit. Long moves go piece by piece, each piece's bounding box
  * at most about a cell wide, and stop at the first piece whose cells hold a hit within it.
  */
 function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64): void {
-  const cols = th(T_COLS), rows = th(T_ROWS);
+  const cols = tileCols, rows = tileRows;
   if (cols <= 0 || rows <= 0) return;
-  const cells = th(T_CELLS);
-  const size = f64At(th(T_PARAMS) + (P_TILE << 3)), inv = 1 / size;
-  if (noSolidCells(cx, cy, hx, hy, dx, dy, inv, cols, rows, cells)) return;
+  const cells = tileCells, size = tileSize, inv = tileInv;
   const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0;
   const span = Math.max(Math.abs(dx), Math.abs(dy)) * inv;
   // One piece when 1 / size overflows (a subnormal tile): every piece's cells are then the same
@@ -456,11 +470,15 @@ function listedRects(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 
 /**
  * The earliest hit of a body (KIND_*; centre, half extents, rounded by `round` for a circle) moving
  * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit. The
- * rects and platforms are cast only where the level grid has them near the sweep.
+ * rects and platforms are cast only where the level grid has them near the sweep. The call that
+ * sweeps has read the tile map (readyTiles).
  */
 function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, parts: i32): void {
   bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
-  if (parts & PARTS_TILES) castTiles(cx, cy, hx, hy, round, dx, dy);
+  // Most sweeps meet no solid cell (noSolidCells, inline): only the others call castTiles.
+  if ((parts & PARTS_TILES) != 0 && !noSolidCells(cx, cy, hx, hy, dx, dy, tileInv, tileCols, tileRows, tileCells)) {
+    castTiles(cx, cy, hx, hy, round, dx, dy);
+  }
   // A hit at t = 0 (the body starts inside) is final: no time is earlier, and a later part loses the tie.
   if ((parts & ~PARTS_TILES) == 0 || bestT == 0) return;
   const bits = levelBits(cx, cy, hx, hy, dx, dy);
@@ -525,6 +543,7 @@ export function gridRadius(): f64 {
 export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64, parts: i32): i32 {
   const kind = kindOf(mode, a);
   const hx = kind == KIND_POINT ? 0 : a, hy = kind == KIND_RECT ? b : hx;
+  readyTiles();
   sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, present(parts));
   const hit = bestPart != PART_NONE;
   setF64(wo(W_ONE_T), hit ? bestT : 1);
@@ -554,6 +573,7 @@ export function castLevelMany(count: i32, mode: i32, parts: i32): i32 {
     }
   }
   let hits = 0;
+  readyTiles();
   for (let k = 0; k < count; k++) {
     const p = input + k * (CAST_IN << 2);
     const x = <f64>f32At(p), y = <f64>f32At(p + 4), dx = <f64>f32At(p + 8), dy = <f64>f32At(p + 12);
@@ -575,10 +595,37 @@ export function castLevelMany(count: i32, mode: i32, parts: i32): i32 {
 
 /** Whether any body in the mask holds a value the sweep cannot take; sets S_INVALID / S_FIRST_INVALID. */
 export function moveRefused(count: i32, mask: u32): bool {
+  const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), vxs = hdr(H_VX), vys = hdr(H_VY);
+  const radius = gridRadius();
+  let s = 0;
+  if (SIMD) {
+    // Four slots at a time, whatever their kinds and groups: when every number is well inside
+    // the limits (|v| <= QUICK_COORD, sizes in [0, QUICK_COORD] and at most the grid radius, which
+    // bounds every kind's reach), none of them can be refused; otherwise the exact test below
+    // takes the four.
+    const most = f32x4.splat(QUICK_COORD), size = f32x4.splat(<f32>Math.min(<f64>QUICK_COORD, radius)), zero = f32x4.splat(0);
+    for (; s + 4 <= count; s += 4) {
+      const o = s << 2;
+      const x = f32x4.abs(v128.load(xs + o)), y = f32x4.abs(v128.load(ys + o));
+      const vx = f32x4.abs(v128.load(vxs + o)), vy = f32x4.abs(v128.load(vys + o));
+      const a = v128.load(as + o), b = v128.load(bs + o);
+      const moves = f32x4.le(f32x4.max(f32x4.max(x, y), f32x4.max(vx, vy)), most);
+      const sizes = v128.and(f32x4.ge(f32x4.min(a, b), zero), f32x4.le(f32x4.max(a, b), size));
+      if (i32x4.all_true(v128.and(moves, sizes))) continue;
+      if (refusedAmong(s, s + 4, mask, radius)) return true;
+    }
+  }
+  return refusedAmong(s, count, mask, radius);
+}
+
+/** The magnitude under which moveRefused's vector test passes a number: below MAX_COORD by more than any f32 rounding. */
+const QUICK_COORD: f32 = 1e29;
+
+/** moveRefused's exact test over the slots [from, to). */
+function refusedAmong(from: i32, to: i32, mask: u32, radius: f64): bool {
   const xs = hdr(H_X), ys = hdr(H_Y), as = hdr(H_A), bs = hdr(H_B), gs = hdr(H_GROUPS), ks = hdr(H_KIND);
   const vxs = hdr(H_VX), vys = hdr(H_VY);
-  const radius = gridRadius();
-  for (let s = 0; s < count; s++) {
+  for (let s = from; s < to; s++) {
     const kind = u8At(ks + s);
     if (kind == KIND_NONE || (u32At(gs + (s << 2)) & mask) == 0) continue;
     const o = s << 2;
@@ -614,6 +661,7 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
   const plane = (hdr(H_CAPACITY) + 1) << 2; // bytes of one plane of CAPACITY + 1 slots
   const bounce = 1 + restitution;
   let hits = 0;
+  readyTiles();
   for (let s = 0; s < count; s++) {
     const kind = u8At(ks + s), o = s << 2;
     if (kind == KIND_NONE || (u32At(gs + o) & mask) == 0) continue;

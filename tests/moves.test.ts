@@ -6,7 +6,7 @@
 // polyhedra, grazing corners and seams, one-way cells, speeds of 1000 x the thinnest wall, and
 // empty levels.
 import { describe, expect, it } from "vitest";
-import { HitcoreError, Part, Response, Sweep, TileCell, type World } from "../bindings/node.js";
+import { HitcoreError, Kind, Part, Response, Sweep, TileCell, type World } from "../bindings/node.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { BACKENDS, newWorld } from "./support.js";
 
@@ -380,6 +380,44 @@ function castReference(world: World, L: Level | null, kind: number, cx: number, 
   }
   return offers.length ? offers.reduce((p, q) => (q.t < p.t || (q.t === p.t && q.part < p.part) ? q : p)) : null;
 }
+
+describe.each(BACKENDS)("moveBodies' refusal check (%s)", (backend) => {
+  // The SIMD core passes four slots at a time when every number is well inside the limits and
+  // tests the four exactly otherwise: a bad number anywhere in a block, in a body the call moves
+  // or not, must give the answer the exact test gives.
+  it("refuses exactly the bodies in the mask holding a bad number or too large for the platforms, wherever they sit", async () => {
+    const rand = mulberry32(41);
+    const bad = [NaN, Infinity, -Infinity, 1.5e30, -1.5e30];
+    for (let trial = 0; trial < 40; trial++) {
+      const world = await newWorld(backend, { capacity: 32 });
+      world.addPlatforms({ maxRadius: 6 }).addSurface(0, 300, 400, 300);
+      const n = 9 + Math.floor(rand() * 20);
+      for (let k = 0; k < n; k++) {
+        const kind = k % 3;
+        if (kind === 0) world.addPoint(rand() * 200, rand() * 200, 1 + (k & 1));
+        else if (kind === 1) world.addCircle(rand() * 200, rand() * 200, 1 + rand() * 4, 1 + (k & 1));
+        else world.addRect(rand() * 200, rand() * 200, 1 + rand() * 6, 1 + rand() * 6, 1 + (k & 1));
+        world.vx[k] = rand() * 8 - 4;
+        world.vy[k] = rand() * 8 - 4;
+      }
+      world.moveBodies(1 << 30); // readies the level
+      const slot = Math.floor(rand() * n), inMask = (world.groups[slot] & 1) !== 0, kind = world.kinds[slot];
+      const what = Math.floor(rand() * 4);
+      if (what === 0) world.vx[slot] = bad[Math.floor(rand() * bad.length)];
+      else if (what === 1) world.y[slot] = bad[Math.floor(rand() * bad.length)];
+      else if (what === 2) world.a[slot] = -1; // a negative size, read for every kind
+      else world.a[slot] = 7; // past the platforms' radius for a circle; a 7-wide rect's half diagonal is below it
+      const refused = inMask && (what <= 2 || kind === Kind.Circle);
+      const before = world.snapshot();
+      if (refused) {
+        expect(() => world.moveBodies(1)).toThrow(new RegExp(`slot ${slot}\\b`));
+        expect(world.snapshot()).toEqual(before);
+      } else {
+        expect(world.moveBodies(1)).toBeGreaterThanOrEqual(0);
+      }
+    }
+  });
+});
 
 describe("casts against every part of the level", () => {
   it("castSegment, castCircle, castBox and castMany agree with the reference", async () => {
