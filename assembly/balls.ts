@@ -153,10 +153,14 @@ export function insidePolyhedra(x: f64, y: f64, r: f64): i32 {
 // Whether the current cast is castBox's swept box (half extents BOX_*), or castSegment's circle.
 let boxMode = false;
 
-/** Whether the reach box at `box` (f32 x4) misses the current cast's centre path box (x0, y0, x1, y1). */
+/**
+ * Whether the reach box at `box` (f32 x4) misses the current cast's centre path box (x0, y0, x1,
+ * y1). The four comparisons or'ed, not chained: one branch for the caller rather than up to four,
+ * each as unpredictable as the boxes around a cast.
+ */
 // @ts-ignore: decorator
 @inline function pathMisses(box: i32, x0: f64, y0: f64, x1: f64, y1: f64): bool {
-  return <f64>f32At(box) > x1 || <f64>f32At(box + 8) < x0 || <f64>f32At(box + 4) > y1 || <f64>f32At(box + 12) < y0;
+  return ((<i32>(<f64>f32At(box) > x1)) | (<i32>(<f64>f32At(box + 8) < x0)) | (<i32>(<f64>f32At(box + 4) > y1)) | (<i32>(<f64>f32At(box + 12) < y0))) != 0;
 }
 
 /**

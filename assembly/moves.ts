@@ -161,20 +161,34 @@ export function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, 
 /** Cells noSolidCells reads at most. */
 const TILES_QUICK_CELLS = 9;
 
-// The tile map as the sweeps of one call read it (readyTiles): per-call scratch.
+// The tile map and the level grid as the sweeps of one call read them (readyLevel): per-call scratch.
 let tileCols = 0;
 let tileRows = 0;
 let tileCells = 0;
 let tileSize: f64 = 0;
 let tileInv: f64 = 0;
+let levelCols = 0;
+let levelRows = 0;
+let levelCells = 0;
+let levelAlways = 0;
+let levelOx: f64 = 0;
+let levelOy: f64 = 0;
+let levelInv: f64 = 0;
 
-/** Reads the tile map's shape for the sweeps of a call, once rather than per sweep. */
-function readyTiles(): void {
+/** Reads the tile map's shape and the level grid's for the sweeps of a call, once rather than per sweep. */
+function readyLevel(): void {
   tileCols = th(T_COLS);
   tileRows = th(T_ROWS);
   tileCells = th(T_CELLS);
   tileSize = f64At(th(T_PARAMS) + (P_TILE << 3));
   tileInv = 1 / tileSize;
+  levelCols = i32At(wo(W_LEVEL_COLS));
+  levelRows = i32At(wo(W_LEVEL_ROWS));
+  levelCells = i32At(wo(W_LEVEL_CELLS));
+  levelAlways = i32At(wo(W_LEVEL_ALWAYS));
+  levelOx = f64At(wo(W_LEVEL_OX));
+  levelOy = f64At(wo(W_LEVEL_OY));
+  levelInv = f64At(wo(W_LEVEL_INV));
 }
 
 /**
@@ -405,12 +419,12 @@ function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, d
  * hit. Every bit when there is no grid or the sweep meets more than LEVEL_MOST_CELLS cells. The
  * shapes lie inside the grid, so cells past its edges hold nothing.
  */
-function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
+// @ts-ignore: decorator
+@inline function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
   sweepC0 = 0; sweepC1 = -1; // no cells unless the grid's cells are read below
-  const cols = i32At(wo(W_LEVEL_COLS));
+  const cols = levelCols;
   if (cols == 0) return LEVEL_RECTS | LEVEL_PLATFORMS;
-  const rows = i32At(wo(W_LEVEL_ROWS)), always = i32At(wo(W_LEVEL_ALWAYS));
-  const ox = f64At(wo(W_LEVEL_OX)), oy = f64At(wo(W_LEVEL_OY)), inv = f64At(wo(W_LEVEL_INV));
+  const rows = levelRows, always = levelAlways, ox = levelOx, oy = levelOy, inv = levelInv;
   const fx0 = (Math.min(cx, cx + dx) - hx - ox) * inv, fx1 = (Math.max(cx, cx + dx) + hx - ox) * inv;
   const fy0 = (Math.min(cy, cy + dy) - hy - oy) * inv, fy1 = (Math.max(cy, cy + dy) + hy - oy) * inv;
   if (fx1 < 0 || fy1 < 0 || fx0 >= <f64>cols || fy0 >= <f64>rows) return always;
@@ -419,7 +433,7 @@ function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
   const r0 = fy0 < 0 ? 0 : <i32>fy0, r1 = fy1 >= <f64>rows ? rows - 1 : <i32>fy1;
   if ((c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_MOST_CELLS) return LEVEL_RECTS | LEVEL_PLATFORMS;
   sweepC0 = c0; sweepC1 = c1; sweepR0 = r0; sweepR1 = r1;
-  const cells = i32At(wo(W_LEVEL_CELLS));
+  const cells = levelCells;
   if (((c1 - c0) | (r1 - r0)) <= 1) return always | cornerCells(cells, cols, c0, c1, r0, r1);
   let bits = always;
   for (let r = r0; r <= r1; r++) {
@@ -447,7 +461,7 @@ function listedRects(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 
   if (i32At(wo(W_LEVEL_RLISTED)) == 0 || c1 < c0 || (c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_LIST_CELLS) return -1;
   const x0 = Math.min(cx, cx + dx) - hx, x1 = Math.max(cx, cx + dx) + hx;
   const y0 = Math.min(cy, cy + dy) - hy, y1 = Math.max(cy, cy + dy) + hy;
-  const lists = i32At(wo(W_LEVEL_RLISTS)), cols = i32At(wo(W_LEVEL_COLS)), rows = i32At(wo(W_LEVEL_ROWS));
+  const lists = i32At(wo(W_LEVEL_RLISTS)), cols = levelCols, rows = levelRows;
   const items = lists + ((cols * rows + 1) << 2), cands = rh(RH_CANDS), boxes = rh(RH_INST_BOX);
   let n = 0;
   for (let r = r0; r <= r1; r++) {
@@ -471,7 +485,7 @@ function listedRects(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 
  * The earliest hit of a body (KIND_*; centre, half extents, rounded by `round` for a circle) moving
  * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit. The
  * rects and platforms are cast only where the level grid has them near the sweep. The call that
- * sweeps has read the tile map (readyTiles).
+ * sweeps has read the tile map (readyLevel).
  */
 function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, parts: i32): void {
   bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
@@ -543,7 +557,7 @@ export function gridRadius(): f64 {
 export function castLevel(mode: i32, x: f64, y: f64, dx: f64, dy: f64, a: f64, b: f64, parts: i32): i32 {
   const kind = kindOf(mode, a);
   const hx = kind == KIND_POINT ? 0 : a, hy = kind == KIND_RECT ? b : hx;
-  readyTiles();
+  readyLevel();
   sweepLevel(kind, x, y, hx, hy, kind == KIND_CIRCLE ? a : 0, dx, dy, present(parts));
   const hit = bestPart != PART_NONE;
   setF64(wo(W_ONE_T), hit ? bestT : 1);
@@ -573,7 +587,7 @@ export function castLevelMany(count: i32, mode: i32, parts: i32): i32 {
     }
   }
   let hits = 0;
-  readyTiles();
+  readyLevel();
   for (let k = 0; k < count; k++) {
     const p = input + k * (CAST_IN << 2);
     const x = <f64>f32At(p), y = <f64>f32At(p + 4), dx = <f64>f32At(p + 8), dy = <f64>f32At(p + 12);
@@ -661,7 +675,7 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
   const plane = (hdr(H_CAPACITY) + 1) << 2; // bytes of one plane of CAPACITY + 1 slots
   const bounce = 1 + restitution;
   let hits = 0;
-  readyTiles();
+  readyLevel();
   for (let s = 0; s < count; s++) {
     const kind = u8At(ks + s), o = s << 2;
     if (kind == KIND_NONE || (u32At(gs + o) & mask) == 0) continue;
