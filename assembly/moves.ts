@@ -357,15 +357,13 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
  * one-way cell stops only a body coming down onto its top, from at or above it. Sets cellT and
  * the normal on a hit (sweepBox).
  */
-// @ts-ignore: decorator
-@inline function cellHit(flags: i32, cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+function cellHit(flags: i32, cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
   if ((flags & CELL_PLATFORM) != 0) return sweepBox(cx, cy, hx, hy, r, dx, dy, x0, y0, x1, y1);
   return dy > 0 && !(cy + hy > y0) && sweepBox(cx, cy, hx, hy, r, dx, dy, x0, y0, x1, y1) && cellNy == -1;
 }
 
 /** castTiles' end: the earliest cell hit found (foundT, Infinity for none) or the floor's, offered. */
-// @ts-ignore: decorator
-@inline function offerTiles(foundT: f64, fnx: f64, fny: f64, fcell: i32, floor: bool, rows: i32, size: f64, cy: f64, hy: f64, dy: f64): void {
+function offerTiles(foundT: f64, fnx: f64, fny: f64, fcell: i32, floor: bool, rows: i32, size: f64, cy: f64, hy: f64, dy: f64): void {
   // The floor, solid in every column, met where the body's bottom reaches its top. The pieces find
   // it there too, but for a move so long that a tile is narrower than the spacing of f64 positions
   // along it, where every cell box rounds to nothing: the floor stops such a move all the same.

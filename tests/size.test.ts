@@ -32,8 +32,10 @@ describe("sizes", () => {
     expect(gzip("page")).toBeLessThan(77 * KB);
   });
 
-  it("the single file, both cores inside, stays under 125 KB gzipped", () => {
-    expect(gzip("single")).toBeLessThan(125 * KB);
+  // 126.5 KB: the sweeps' fast paths (castTiles' one-piece loop, the SIMD refusal check) add about
+  // 1 KB to each core and 0.5 KB to this file, for a one-world frame 17% faster.
+  it("the single file, both cores inside, stays under 126.5 KB gzipped", () => {
+    expect(gzip("single")).toBeLessThan(126.5 * KB);
     // Both cores travel gzipped inside it: about their gzipped sizes, not their raw ones.
     expect(gzip("single")).toBeLessThan(gzip("browser") + gzip("core") + gzip("core-simd") + 6 * KB);
   });
