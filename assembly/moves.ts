@@ -498,17 +498,17 @@ function listedRects(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 
   const items = lists + ((cols * rows + 1) << 2), cands = rh(RH_CANDS), boxes = rh(RH_INST_BOX);
   let n = 0;
   for (let r = r0; r <= r1; r++) {
-    for (let c = c0; c <= c1; c++) {
-      const at = lists + ((r * cols + c) << 2), end = i32At(at + 4);
-      for (let q = i32At(at); q < end; q++) {
-        const i = i32At(items + (q << 2)), o = boxes + (i << 5);
-        if (!(f64At(o) <= x1 && x0 <= f64At(o + 16) && f64At(o + 8) <= y1 && y0 <= f64At(o + 24))) continue;
-        let seen = false;
-        for (let k = 0; k < n && !seen; k++) seen = i32At(cands + (k << 2)) == i;
-        if (seen) continue;
-        setI32(cands + (n << 2), i);
-        n++;
-      }
+    // A row's cells c0..c1 are consecutive, and so are their lists: one run of items.
+    const at = lists + ((r * cols + c0) << 2), end = i32At(at + ((c1 - c0 + 1) << 2));
+    for (let q = i32At(at); q < end; q++) {
+      const i = i32At(items + (q << 2)), o = boxes + (i << 5);
+      // The master box against the sweep's, the four comparisons or'ed: one branch, not four.
+      if (((<i32>!(f64At(o) <= x1)) | (<i32>!(x0 <= f64At(o + 16))) | (<i32>!(f64At(o + 8) <= y1)) | (<i32>!(y0 <= f64At(o + 24)))) != 0) continue;
+      let seen = false;
+      for (let k = 0; k < n && !seen; k++) seen = i32At(cands + (k << 2)) == i;
+      if (seen) continue;
+      setI32(cands + (n << 2), i);
+      n++;
     }
   }
   return n;
