@@ -351,7 +351,6 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   offerTiles(foundT, fnx, fny, fcell, floor, rows, size, cy, hy, dy);
 }
 
-
 /**
  * Whether the body meets the cell (x0, y0, x1, y1) with flags `flags` (solid or one-way): a
  * one-way cell stops only a body coming down onto its top, from at or above it. Sets cellT and
@@ -518,7 +517,7 @@ function listedRects(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 
  * The earliest hit of a body (KIND_*; centre, half extents, rounded by `round` for a circle) moving
  * by (dx, dy) against every part the level has: bestPart is PART_NONE when nothing is hit. The
  * rects and platforms are cast only where the level grid has them near the sweep. The call that
- * sweeps has read the tile map (readyLevel).
+ * sweeps has read the tile map and the level grid (readyLevel).
  */
 function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, parts: i32): void {
   bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
