@@ -175,11 +175,9 @@ function castCell(cell: i32, surfaces: bool, polyhedra: bool): void {
     const dx = f64At(CAST_DX), dy = f64At(CAST_DY);
     const start = i32At(starts + (cell << 2)), end = i32At(starts + (cell << 2) + 4);
     for (let j = start; j < end; j++) {
-      const s = i32At(items + (j << 2));
-      if (pathMisses(boxes + (s << 4), x0, y0, x1, y1)) continue;
-      const p = records + s * (SURF_STRIDE << 2);
+      const s = i32At(items + (j << 2)), p = records + s * (SURF_STRIDE << 2);
       // Surfaces are hit only while moving toward their front (d . n < 0): the others need no call.
-      if (!(dx * <f64>f32At(p) + dy * <f64>f32At(p + 4) < 0)) continue;
+      if (pathMisses(boxes + (s << 4), x0, y0, x1, y1) | !(dx * <f64>f32At(p) + dy * <f64>f32At(p + 4) < 0)) continue;
       if (boxMode) castSurfaceBox(s);
       else castSurface(s);
     }
