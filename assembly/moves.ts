@@ -67,23 +67,24 @@ function sweepBox(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64, 
     cellT = 0; cellNx = 0; cellNy = 0;
     return true;
   }
+  // The slabs' entries and exits picked by the motion's sign (gx0 < gx1: the near side comes first
+  // along it) rather than by comparing them, a branch that goes either way from bullet to bullet.
   let tn: f64 = -Infinity, tf: f64 = Infinity, nx: f64 = 0, ny: f64 = 0;
   if (dx == 0) {
     if (!(cx > gx0 && cx < gx1)) return false;
   } else {
-    let ta = (gx0 - cx) / dx, tb = (gx1 - cx) / dx;
-    if (ta > tb) { const s = ta; ta = tb; tb = s; }
-    tn = ta; tf = tb; nx = dx > 0 ? -1 : 1;
+    const ta = (gx0 - cx) / dx, tb = (gx1 - cx) / dx, right = dx > 0;
+    tn = select<f64>(ta, tb, right); tf = select<f64>(tb, ta, right); nx = select<f64>(-1, 1, right);
   }
   if (dy == 0) {
     if (!(cy > gy0 && cy < gy1)) return false;
   } else {
-    let ta = (gy0 - cy) / dy, tb = (gy1 - cy) / dy;
-    if (ta > tb) { const s = ta; ta = tb; tb = s; }
-    if (ta > tn) { tn = ta; nx = 0; ny = dy > 0 ? -1 : 1; }
-    if (tb < tf) tf = tb;
+    const ta = (gy0 - cy) / dy, tb = (gy1 - cy) / dy, down = dy > 0;
+    const ten = select<f64>(ta, tb, down), tex = select<f64>(tb, ta, down), later = ten > tn;
+    tn = select<f64>(ten, tn, later); nx = select<f64>(0, nx, later); ny = select<f64>(select<f64>(-1, 1, down), 0, later);
+    tf = select<f64>(tex, tf, tex < tf);
   }
-  if (!(tn < tf) || tn < 0 || tn > 1) return false;
+  if ((<i32>!(tn < tf) | <i32>(tn < 0) | <i32>(tn > 1)) != 0) return false;
   if (r > 0) {
     // A circle: an entry beside a corner square of the grown box must meet the corner's circle.
     const px = cx + tn * dx, py = cy + tn * dy;
