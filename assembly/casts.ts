@@ -48,11 +48,12 @@ export function castRect(mode: i32, px: f64, py: f64, dx: f64, dy: f64, a: f64, 
     if (py < gy0 || py > gy1) return false;
   } else {
     const t0 = (gy0 - py) / dy, t1 = (gy1 - py) / dy;
-    const ten = min(t0, t1), tex = max(t0, t1);
-    if (ten > tn) { tn = ten; nx = 0; ny = dy > 0 ? -1 : 1; }
-    if (tex < tf) tf = tex;
+    const ten = min(t0, t1), tex = max(t0, t1), later = ten > tn;
+    // Selects, not branches: which axis enters later changes from cast to cast.
+    tn = select<f64>(ten, tn, later); nx = select<f64>(0, nx, later); ny = select<f64>(select<f64>(-1, 1, dy > 0), 0, later);
+    tf = select<f64>(tex, tf, tex < tf);
   }
-  if (tn > tf || tf < 0 || tn > 1) return false;
+  if ((<i32>(tn > tf) | <i32>(tf < 0) | <i32>(tn > 1)) != 0) return false;
   if (tn < 0) {
     // Starts inside the grown box: inside the shape unless a circle starts in a corner square.
     if (tf == 0) return false; // on the boundary and leaving
