@@ -128,14 +128,13 @@ export function tileFlags(col: i32, row: i32, cols: i32, rows: i32, wrap: bool, 
 }
 
 /**
- * Whether the whole sweep's cells (the range castTiles' pieces take theirs from) lie inside the
- * map, are at most TILES_QUICK_CELLS, and hold no solid or one-way cell: then castTiles finds
- * nothing. Most sweeps of a bullet hell are that; the others take the pieces.
+ * Whether the cells of the sweep's box (x0, y0, x1, y1: the range castTiles' pieces take theirs
+ * from) lie inside the map, are at most TILES_QUICK_CELLS, and hold no solid or one-way cell: then
+ * castTiles finds nothing. Most sweeps of a bullet hell are that; the others take the pieces.
  */
 // @ts-ignore: decorator
-@inline function noSolidCells(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64, inv: f64, cols: i32, rows: i32, cells: i32): bool {
-  const fx0 = (Math.min(cx, cx + dx) - hx) * inv, fx1 = (Math.max(cx, cx + dx) + hx) * inv;
-  const fy0 = (Math.min(cy, cy + dy) - hy) * inv, fy1 = (Math.max(cy, cy + dy) + hy) * inv;
+@inline function noSolidCells(x0: f64, y0: f64, x1: f64, y1: f64, inv: f64, cols: i32, rows: i32, cells: i32): bool {
+  const fx0 = x0 * inv, fx1 = x1 * inv, fy0 = y0 * inv, fy1 = y1 * inv;
   if (!(fx0 >= 0 && fy0 >= 0 && fx1 < <f64>cols && fy1 < <f64>rows)) return false;
   const c0 = <i32>fx0, c1 = <i32>fx1, r0 = <i32>fy0, r1 = <i32>fy1;
   if (((c1 - c0) | (r1 - r0)) <= 1) return (cornerCells(cells, cols, c0, c1, r0, r1) & (CELL_PLATFORM | CELL_ONE_WAY)) == 0;
@@ -447,19 +446,18 @@ function castPlatforms(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, d
 }
 
 /**
- * The LEVEL_* bits of the level grid's cells that the box swept by a body (centre, half extents)
- * moving by (dx, dy) meets, with the grid's `always` bits: the rects and platforms the sweep can
+ * The LEVEL_* bits of the level grid's cells that the box swept by a body (x0, y0, x1, y1) meets,
+ * with the grid's `always` bits: the rects and platforms the sweep can
  * hit. Every bit when there is no grid or the sweep meets more than LEVEL_MOST_CELLS cells. The
  * shapes lie inside the grid, so cells past its edges hold nothing.
  */
 // @ts-ignore: decorator
-@inline function levelBits(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
+@inline function levelBits(x0: f64, y0: f64, x1: f64, y1: f64): i32 {
   sweepC0 = 0; sweepC1 = -1; // no cells unless the grid's cells are read below
   const cols = levelCols;
   if (cols == 0) return LEVEL_RECTS | LEVEL_PLATFORMS;
   const rows = levelRows, always = levelAlways, ox = levelOx, oy = levelOy, inv = levelInv;
-  const fx0 = (Math.min(cx, cx + dx) - hx - ox) * inv, fx1 = (Math.max(cx, cx + dx) + hx - ox) * inv;
-  const fy0 = (Math.min(cy, cy + dy) - hy - oy) * inv, fy1 = (Math.max(cy, cy + dy) + hy - oy) * inv;
+  const fx0 = (x0 - ox) * inv, fx1 = (x1 - ox) * inv, fy0 = (y0 - oy) * inv, fy1 = (y1 - oy) * inv;
   if (fx1 < 0 || fy1 < 0 || fx0 >= <f64>cols || fy0 >= <f64>rows) return always;
   // Clamped before the conversions, so that none sees a value past the i32 range.
   const c0 = fx0 < 0 ? 0 : <i32>fx0, c1 = fx1 >= <f64>cols ? cols - 1 : <i32>fx1;
@@ -522,13 +520,16 @@ function listedRects(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 
  */
 function sweepLevel(kind: i32, cx: f64, cy: f64, hx: f64, hy: f64, round: f64, dx: f64, dy: f64, parts: i32): void {
   bestT = Infinity; bestPart = PART_NONE; bestShape = -1; bestRect = -1; bestNx = 0; bestNy = 0;
+  // The box the sweep covers, which both grids' cells are taken from.
+  const x0 = Math.min(cx, cx + dx) - hx, x1 = Math.max(cx, cx + dx) + hx;
+  const y0 = Math.min(cy, cy + dy) - hy, y1 = Math.max(cy, cy + dy) + hy;
   // Most sweeps meet no solid cell (noSolidCells, inline): only the others call castTiles.
-  if ((parts & PARTS_TILES) != 0 && !noSolidCells(cx, cy, hx, hy, dx, dy, tileInv, tileCols, tileRows, tileCells)) {
+  if ((parts & PARTS_TILES) != 0 && !noSolidCells(x0, y0, x1, y1, tileInv, tileCols, tileRows, tileCells)) {
     castTiles(cx, cy, hx, hy, round, dx, dy);
   }
   // A hit at t = 0 (the body starts inside) is final: no time is earlier, and a later part loses the tie.
   if ((parts & ~PARTS_TILES) == 0 || bestT == 0) return;
-  const bits = levelBits(cx, cy, hx, hy, dx, dy);
+  const bits = levelBits(x0, y0, x1, y1);
   if ((parts & PARTS_RECTS) != 0 && (bits & LEVEL_RECTS) != 0) castRects(kind, cx, cy, hx, hy, dx, dy);
   if ((parts & (PARTS_SURFACES | PARTS_POLYHEDRA)) != 0 && (bits & LEVEL_PLATFORMS) != 0 && bestT != 0) {
     castPlatforms(kind, cx, cy, hx, hy, dx, dy, (parts & PARTS_SURFACES) != 0, (parts & PARTS_POLYHEDRA) != 0);
