@@ -167,6 +167,8 @@ let tileRows = 0;
 let tileCells = 0;
 let tileSize: f64 = 0;
 let tileInv: f64 = 0;
+let tileWrap = false;
+let tileFloor = false;
 let levelCols = 0;
 let levelRows = 0;
 let levelCells = 0;
@@ -174,6 +176,7 @@ let levelAlways = 0;
 let levelOx: f64 = 0;
 let levelOy: f64 = 0;
 let levelInv: f64 = 0;
+let levelLists = 0; // W_LEVEL_RLISTS, or 0 when the grid has no rect lists (W_LEVEL_RLISTED)
 
 /** Reads the tile map's shape and the level grid's for the sweeps of a call, once rather than per sweep. */
 function readyLevel(): void {
@@ -182,6 +185,8 @@ function readyLevel(): void {
   tileCells = th(T_CELLS);
   tileSize = f64At(th(T_PARAMS) + (P_TILE << 3));
   tileInv = 1 / tileSize;
+  tileWrap = th(T_WRAP) != 0;
+  tileFloor = th(T_FLOOR) != 0;
   levelCols = i32At(wo(W_LEVEL_COLS));
   levelRows = i32At(wo(W_LEVEL_ROWS));
   levelCells = i32At(wo(W_LEVEL_CELLS));
@@ -189,6 +194,7 @@ function readyLevel(): void {
   levelOx = f64At(wo(W_LEVEL_OX));
   levelOy = f64At(wo(W_LEVEL_OY));
   levelInv = f64At(wo(W_LEVEL_INV));
+  levelLists = i32At(wo(W_LEVEL_RLISTED)) != 0 ? i32At(wo(W_LEVEL_RLISTS)) : 0;
 }
 
 /**
@@ -200,7 +206,7 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
   const cols = tileCols, rows = tileRows;
   if (cols <= 0 || rows <= 0) return;
   const cells = tileCells, size = tileSize, inv = tileInv;
-  const wrap = th(T_WRAP) != 0, floor = th(T_FLOOR) != 0;
+  const wrap = tileWrap, floor = tileFloor;
   const span = Math.max(Math.abs(dx), Math.abs(dy)) * inv;
   // One piece when 1 / size overflows (a subnormal tile): every piece's cells are then the same
   // infinite or NaN columns and rows, so splitting the move cannot stop it sooner, and the one
@@ -489,10 +495,10 @@ let sweepR1 = -1;
  */
 function listedRects(cx: f64, cy: f64, hx: f64, hy: f64, dx: f64, dy: f64): i32 {
   const c0 = sweepC0, c1 = sweepC1, r0 = sweepR0, r1 = sweepR1;
-  if (i32At(wo(W_LEVEL_RLISTED)) == 0 || c1 < c0 || (c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_LIST_CELLS) return -1;
+  if (levelLists == 0 || c1 < c0 || (c1 - c0 + 1) * (r1 - r0 + 1) > LEVEL_LIST_CELLS) return -1;
   const x0 = Math.min(cx, cx + dx) - hx, x1 = Math.max(cx, cx + dx) + hx;
   const y0 = Math.min(cy, cy + dy) - hy, y1 = Math.max(cy, cy + dy) + hy;
-  const lists = i32At(wo(W_LEVEL_RLISTS)), cols = levelCols, rows = levelRows;
+  const lists = levelLists, cols = levelCols, rows = levelRows;
   const items = lists + ((cols * rows + 1) << 2), cands = rh(RH_CANDS), boxes = rh(RH_INST_BOX);
   let n = 0;
   for (let r = r0; r <= r1; r++) {
