@@ -351,6 +351,36 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       expect(world.queryRect(0, 0, 60, 60)).toBeGreaterThan(0);
       world.validate();
     });
+
+    it("the check finds a bad value in every slot and every plane, and passes the largest value the limit allows", async () => {
+      // The check reads the planes several slots at a time (four on the SIMD core, two on the
+      // scalar core's 64-bit loads, then one by one): a bad value must be found in each position.
+      const world = await newWorld(backend, { capacity: 16 });
+      const n = 11;
+      for (let k = 0; k < n; k++) world.addRect(9 * k, 10 + (k % 3), 6, 5, 1);
+      const pairs = world.selfPairs();
+      // MAX_COORD rounds up as an f32 (the planes' type): the f32 just below it is the largest allowed.
+      const largest = new Float32Array(new Uint32Array([new Uint32Array(new Float32Array([MAX_COORD]).buffer)[0] - 1]).buffer)[0];
+      expect(largest).toBeLessThan(MAX_COORD);
+      const planes = [["x", world.x], ["y", world.y], ["a", world.a], ["b", world.b]] as const;
+      for (const [field, view] of planes) {
+        const size = field === "a" || field === "b";
+        const bad = size ? [NaN, Infinity, -1, MAX_COORD, -Infinity] : [NaN, Infinity, -Infinity, MAX_COORD, -3e38];
+        for (let slot = 0; slot < n; slot++) {
+          const old = view[slot];
+          for (const value of bad) {
+            view[slot] = value;
+            const e = refusedUnchanged(world, "INVALID_ENTITY", () => world.selfPairs());
+            expect(e.message, `${field} = ${value} in slot ${slot}`).toContain(`slot ${slot}`);
+          }
+          // The largest number the limit allows is a position or a size like any other.
+          view[slot] = size ? largest : -largest;
+          expect(() => world.selfPairs(), `${field} = ${view[slot]} in slot ${slot}`).not.toThrow();
+          view[slot] = old;
+        }
+      }
+      expect(world.selfPairs()).toBe(pairs);
+    });
   });
 
   describe("null for a boolean argument", () => {
