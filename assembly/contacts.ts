@@ -2,8 +2,8 @@
 // balls (circles), four-sensor characters and tile controllers (boxes) against the live bodies
 // whose groups meet the mask, each contact classified as a stomp, a hurt or a pick-up.
 //
-// - The bodies are found through the grid: one home-grid build over the mask (the same as
-//   buildGrid, so probe queries may use it afterwards), then each controller looks at the cells
+// - The bodies are found through the grid: one home-grid build over the mask (buildGrid's, in
+//   the pair queries' grid regions), then each controller looks at the cells
 //   its box can reach (one cell back, as a home grid's queries do) and at the large list, as
 //   probeGrid does. The f32 box test there keeps every pair the exact test can find.
 // - Overlap is open: the controller's interior must meet the body (a point strictly inside, a

@@ -15,7 +15,7 @@ import { HitcoreError } from "./validate.js";
  * The format this build writes and reads; a snapshot from another format is refused. Its state holds
  * every part's handle generations (bindings/ids.ts).
  */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 const MAGIC = [0x48, 0x49, 0x54, 0x43, 0x4f, 0x52, 0x45, 0x00]; // "HITCORE\0"
 const PREAMBLE = 24;

@@ -18,7 +18,7 @@
 //   planes          f32[4(C+4)] scratch: the entries' boxes as four planes (the SIMD core's pair walk)
 import {
   ARENA_BASE, CELLS_PER_ENTITY, ENTRY_BYTES, HEADERS_END, FLAG_HIT, FLAG_STOPPED, G_CELL, G_COLS, G_COVER, G_ENTRIES, G_LARGE, G_OX, G_OY,
-  G_MASK, G_INVY, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
+  G_INV, G_MASK, G_MAXX, G_MAXY, G_INVY, G_REACHH, G_REACHW, G_ROWS, G_SELECTED, G_SPLIT, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_CELLS_CAP, H_ENTRIES, H_HOME, H_LARGE,
   H_FLAGS, H_GROUPS, H_HIST, H_KIND, H_PLANES, H_PAIRS, H_PAIRS_CAP, H_RESULTS, H_SEL, H_X, H_Y, HEADER,
   HEADER_FIELDS, HIST_BUCKETS, KIND_CIRCLE, PART_HEADER_FIELDS, WORLD_HEADER, PLATFORMS_HEADER, RECTS_HEADER, TILES_HEADER, PLANE_SLACK, KIND_NONE, KIND_POINT, KIND_RECT, S_AABB_TESTS,
   MIN_CELL_SIZE, S_CELLS_VISITED, TAG_SLOT, S_FIRST_INVALID, S_FOUND, S_INVALID, S_NARROW_TESTS, SCRATCH_SLACK,
@@ -30,7 +30,7 @@ import {
   W_LEVEL_COLS, W_LEVEL_INV, W_LEVEL_OX, W_LEVEL_OY, W_LEVEL_ROWS, W_LEVEL_RLISTED, W_LEVEL_RLISTS,
   H_HIT_F, H_HIT_I, H_VX, H_VY, MOVE_BAD_NUMBER,
   RESPONSE_BOUNCE, RESPONSE_SLIDE, RESPONSE_STOP, RESPONSE_BY_GROUP, PARTS_POLYHEDRA, PARTS_RECTS, PARTS_SURFACES, PARTS_TILES,
-  W_RESPONSES, W_RESTITUTIONS,
+  W_RESPONSES, W_RESTITUTIONS, W_PAIRS_OUT, W_PROBE_BOX, W_PROBE_CELLS, W_PROBE_ENTRIES, W_PROBE_LARGE, W_PROBE_SEL,
 } from "../layout/moves.js";
 import {
   CONTACT_FIELDS, CONTACT_HURT, CONTACT_PICK_UP, CONTACT_STOMP, CONTROLLER_BALL, CONTROLLER_CHARACTER, CONTROLLER_TILE,
@@ -156,13 +156,32 @@ function capacityFields(capacity: number, pairCapacity: number): number[] {
   return [H_CAPACITY, capacity, H_CELLS_CAP, CELLS_PER_ENTITY * capacity + SCRATCH_SLACK, H_PAIRS_CAP, pairCapacity];
 }
 
-/** Index of the planes region in regionsFor's list. */
-const PLANES_REGION = regionsFor(1, 1).findIndex((r) => r.field === H_PLANES);
+/** The pairs of the last pair query that answered (world.pairs), copied out of the core's H_PAIRS: W_PAIRS_OUT's one region. */
+function pairsOutRegions(pairCapacity: number): Region[] {
+  return [{ field: W_PAIRS_OUT, bytes: 8 * pairCapacity, keep: true }];
+}
+
+/** The probe grid's regions for `capacity` entities: those of the pair queries' grid that a probe reads. */
+function probeRegions(capacity: number): Region[] {
+  const scratch = (field: number, bytes: number): Region => ({ field, bytes, keep: false });
+  return [
+    scratch(W_PROBE_BOX, 16 * capacity), scratch(W_PROBE_SEL, 4 * capacity), scratch(W_PROBE_CELLS, 4 * (CELLS_PER_ENTITY * capacity + SCRATCH_SLACK)),
+    scratch(W_PROBE_ENTRIES, ENTRY_BYTES * capacity), scratch(W_PROBE_LARGE, 4 * capacity),
+  ];
+}
+
+// The probe grid's pointers (world header) and the bodies' header fields the core reads them
+// from, in pairs; and the fields that describe a built grid, which the probe grid keeps apart.
+const PROBE_POINTERS = [W_PROBE_BOX, H_BOX, W_PROBE_SEL, H_SEL, W_PROBE_CELLS, H_CELLS, W_PROBE_ENTRIES, H_ENTRIES, W_PROBE_LARGE, H_LARGE];
+const GRID_SHAPE = [G_COLS, G_ROWS, G_OX, G_OY, G_MAXX, G_MAXY, G_INV, G_CELL, G_SELECTED, G_ENTRIES, G_MASK, G_LARGE, G_COVER, G_INVY, G_SPLIT, G_REACHW, G_REACHH];
+
+/** Regions of regionsFor's list that hold nothing between calls (every call writes them before it reads them): a snapshot holds them as zeros. */
+const SCRATCH_REGIONS = [H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_LARGE, H_HOME, H_HIST, H_PAIRS, H_PLANES].map((f) => regionsFor(1, 1).findIndex((r) => r.field === f));
 
 // What a snapshot keeps of each part beside memory (world.snapshot): the facade's fields that
 // change after construction. Options that shape a part are its `config`, which must match.
 const PARTS = ["tileMap", "rectLevel", "platforms"] as const;
-const BODY_STATE = ["cap", "pairCap", "top", "live", "gens", "freeSlots", "freeCount", "gridMask", "droppedPairs", "cellSizeOption", "levelGroups"];
+const BODY_STATE = ["cap", "pairCap", "top", "live", "gens", "freeSlots", "freeCount", "gridMask", "droppedPairs", "cellSizeOption", "levelGroups", "probeShape", "statsOfProbe"];
 const TILE_MAP_STATE = ["caps", "pointCount", "monsterTop", "monsterFree", "monsterGens", "controllerTop", "cover", "monsterTypes"];
 const RECT_LEVEL_STATE = ["caps", "prefabs", "rectCount", "instances", "chars", "dirty", "config", "freeChars", "charGens", "castSearch"];
 const PLATFORMS_STATE = [
@@ -268,6 +287,15 @@ export class World {
   private overlapSlots = 0;
   private readonly contactArena: Arena;
   private contactCap = 0; // records the contacts region holds
+  // world.pairs, relaid with the pair capacity (W_PAIRS_OUT).
+  private readonly pairsOutArena: Arena;
+  // The probe grid (W_PROBE_*): laid out at the first buildGrid for the stores' capacity, relaid with them.
+  private readonly probeArena: Arena;
+  private probeSlots = 0; // the capacity the probe grid is laid out for; 0: none
+  private probeShape = new Int32Array(HEADER_FIELDS); // its GRID_SHAPE fields, at their header indices
+  private statsOfProbe = false; // whether the last grid call was buildGrid or a probe (stats() then shows the probe grid)
+  private readonly swapped = new Int32Array(HEADER_FIELDS); // the pair queries' fields while the probe grid is swapped in
+  private readonly keptHeader = new Int32Array(HEADER_FIELDS); // the header before a pair query, for a refusal to put back
   /** The last cast's hit (castSegment, castRay, castCircle, castBox). */
   readonly hit = new Hit();
   private cap = 0; // entity slots per store
@@ -278,7 +306,7 @@ export class World {
   private gens: Uint32Array;
   private freeSlots: Int32Array;
   private freeCount = 0;
-  private gridMask = 0; // mask of the grid the last call built; 0 when stale
+  private gridMask = 0; // mask of the probe grid buildGrid built; 0 when stale or none
   private wasInvalid = 0; // the header's invalid report before the running query (keepReport)
   private wasFirst = 0;
   /** Pairs the last query found that did not fit (only when growPairs is false). */
@@ -295,6 +323,7 @@ export class World {
   private _kinds = new Uint8Array(0);
   private _flags = new Uint8Array(0);
   private _pairs = new Int32Array(0);
+  private words = new Int32Array(0); // the whole memory, for copying pairs out
   private _results = new Int32Array(0);
   private _vx = new Float32Array(0);
   private _vy = new Float32Array(0);
@@ -330,6 +359,8 @@ export class World {
     this.overlapArena = new Arena(kernel.memory, this.heap);
     this.ids = { tag: takeTag() };
     this.contactArena = new Arena(kernel.memory, this.heap);
+    this.pairsOutArena = new Arena(kernel.memory, this.heap);
+    this.probeArena = new Arena(kernel.memory, this.heap);
     this.gens = new Uint32Array(capacity).fill(1);
     this.freeSlots = new Int32Array(capacity);
     try {
@@ -489,21 +520,24 @@ export class World {
 
   /**
    * The world's whole state as bytes: every store, the level's parts, ids and free slots, and the
-   * core's memory (the grid the last call built included), so a restored world stepped with the same
+   * core's memory (the probe grid buildGrid built included), so a restored world stepped with the same
    * calls gives bit-identical results. The bytes move between the wasm-scalar, wasm-simd and js
    * cores. Allocates (a copy of the used memory): for rollback and saves, not every frame by default.
    */
   snapshot(): Uint8Array {
     this.checkLive("snapshot");
+    this.pairGrid();
     const buf = new Uint8Array(this.memory.buffer), top = this.heap.top;
     const memory = new Uint8Array(HEADERS_END + top - ARENA_BASE);
     memory.set(buf.subarray(0, HEADERS_END));
     memory.set(buf.subarray(ARENA_BASE, top), HEADERS_END);
-    // The planes region holds nothing between calls (setPositions' staging, the SIMD pair walk's
-    // scratch: every call writes it before reading it), so a snapshot holds it as zeros: a call
-    // refused after staging its input then leaves the snapshot as it was.
-    const planes = PLANES_REGION;
-    memory.fill(0, HEADERS_END + this.arena.offsets[planes] - ARENA_BASE, HEADERS_END + this.arena.offsets[planes] + this.arena.sizes[planes] - ARENA_BASE);
+    // The pair queries' grid, the pairs they write before they answer and the planes
+    // (setPositions' staging, the SIMD pair walk's scratch) hold nothing between calls: every call
+    // writes them before it reads them. So a snapshot holds them as zeros, and a call refused after
+    // writing them leaves the snapshot as it was.
+    for (const r of SCRATCH_REGIONS) {
+      memory.fill(0, HEADERS_END + this.arena.offsets[r] - ARENA_BASE, HEADERS_END + this.arena.offsets[r] + this.arena.sizes[r] - ARENA_BASE);
+    }
     return encodeSnapshot(this.state(), memory);
   }
 
@@ -550,7 +584,7 @@ export class World {
       throw new HitcoreError("SNAPSHOT_CORRUPT", "restore: the snapshot's memory does not match its layout. Pass the bytes world.snapshot() returned, unchanged.");
     }
     const headers = new Int32Array(memory.slice(0, HEADERS_END).buffer);
-    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["overlaps", WORLD_HEADER], ["contacts", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
+    for (const [name, at] of [["bodies", HEADER], ["casts", WORLD_HEADER], ["overlaps", WORLD_HEADER], ["contacts", WORLD_HEADER], ["pairsOut", WORLD_HEADER], ["probes", WORLD_HEADER], ["tileMap", TILES_HEADER], ["rectLevel", RECTS_HEADER], ["platforms", PLATFORMS_HEADER]] as const) {
       const layout = s[name]?.arena as unknown as Layout | undefined;
       if (layout && layout.offsets.length > 0 && !layoutIsWhole(layout, headers.subarray(at >> 2, (at >> 2) + PART_HEADER_FIELDS), ARENA_BASE, top)) {
         throw new HitcoreError("SNAPSHOT_CORRUPT", `restore: the snapshot's ${name} regions are not where its header says. Pass the bytes world.snapshot() returned, unchanged.`);
@@ -584,6 +618,8 @@ export class World {
       casts: { fields: pick(this, ["castCap", "levelCap", "levelListCap"]), arena: pick(this.castArena, ARENA_STATE) },
       overlaps: { fields: pick(this, ["overlapSlots"]), arena: pick(this.overlapArena, ARENA_STATE) },
       contacts: { fields: pick(this, ["contactCap"]), arena: pick(this.contactArena, ARENA_STATE) },
+      pairsOut: { fields: {}, arena: pick(this.pairsOutArena, ARENA_STATE) },
+      probes: { fields: pick(this, ["probeSlots"]), arena: pick(this.probeArena, ARENA_STATE) },
       tileMap: save(tm, TILE_MAP_STATE, tm ? { cols: tm.cols, rows: tm.rows, tileSize: tm.tileSize, wrap: tm.wrap, solidFloor: tm.solidFloor } : undefined),
       rectLevel: save(this._rectLevel, RECT_LEVEL_STATE),
       platforms: save(pl, PLATFORMS_STATE, pl ? { maxRadius: pl.maxRadius } : undefined),
@@ -600,6 +636,7 @@ export class World {
     buf.set(memory.subarray(HEADERS_END), ARENA_BASE);
     if (this.heap.top > top) buf.fill(0, top, this.heap.top);
     this.heap.top = top;
+    this.probeIn = false; // a snapshot holds the pair queries' grid fields
     // The restored layout may put other regions where the views a caller kept point: detach them.
     detachViews(this.memory);
     const tag = s.tag as unknown as number;
@@ -607,10 +644,11 @@ export class World {
       swapTag(this.ids.tag, tag);
       this.ids.tag = tag;
     }
-    for (const [name, part] of [["bodies", this], ["casts", this], ["overlaps", this], ["contacts", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
+    const arenas: Record<string, Arena> = { casts: this.castArena, overlaps: this.overlapArena, contacts: this.contactArena, pairsOut: this.pairsOutArena, probes: this.probeArena };
+    for (const [name, part] of [["bodies", this], ["casts", this], ["overlaps", this], ["contacts", this], ["pairsOut", this], ["probes", this], ["tileMap", this._tileMap], ["rectLevel", this._rectLevel], ["platforms", this._platforms]] as const) {
       if (!part) continue;
       assign(part, s[name].fields);
-      const arena = name === "casts" ? this.castArena : name === "overlaps" ? this.overlapArena : name === "contacts" ? this.contactArena : (part as unknown as { arena: object }).arena;
+      const arena = arenas[name] ?? (part as unknown as { arena: object }).arena;
       assign(arena, s[name].arena);
     }
     for (const part of [this, this._tileMap, this._rectLevel, this._platforms]) part?.reattach();
@@ -1138,7 +1176,7 @@ export class World {
    * the body's slot, and its ContactType: PickUp when the body's groups meet `pickUpMask`, else
    * Stomp when the controller was falling (vy > 0) with its bottom at or above the body's top at
    * the start of its last step, else Hurt. Records go by kind, controller and slot; returns their
-   * number. Builds the grid over `mask` (probe queries may use it afterwards). One wasm call; the
+   * number. Builds the pair queries' grid over `mask` (the probe grid is left alone). One wasm call; the
    * record region grows (x2) when a call finds more, and the call runs again.
    */
   controllerContacts(mask = ALL_GROUPS, pickUpMask = 0): number {
@@ -1149,14 +1187,17 @@ export class World {
       // Laying out the record region writes memory: the bodies are checked first.
       this.keepReport();
       this.kernel.invalidSlots(this.top, mask);
-      this.afterBuild(this.gridMask);
+      this.afterPairs();
       this.ensureContacts(64);
     }
     for (;;) {
-      this.keepReport();
+      this.keepHeader();
       const total = this.kernel.controllerContacts(this.top, mask, pickUpMask, this.cellSizeOption);
-      this.afterBuild(mask);
-      if (total <= this.contactCap) return (this.contactTotal = total);
+      this.afterPairs();
+      if (total <= this.contactCap) {
+        this.statsOfProbe = false;
+        return (this.contactTotal = total);
+      }
       this.ensureContacts(total);
     }
   }
@@ -1180,9 +1221,9 @@ export class World {
   selfPairs(mask = ALL_GROUPS): number {
     checkMask("selfPairs", "mask", mask);
     for (;;) {
-      this.keepReport();
+      this.keepHeader();
       const total = this.kernel.selfPairs(this.top, mask, this.cellSizeOption);
-      this.afterBuild(this.header[G_MASK] >>> 0); // 0 after a split: the grid left holds part of the mask
+      this.afterPairs();
       if (this.fits("selfPairs", total)) return this.finishPairs(total);
     }
   }
@@ -1192,9 +1233,9 @@ export class World {
     checkMask("crossPairs", "maskA", maskA);
     checkMask("crossPairs", "maskB", maskB);
     for (;;) {
-      this.keepReport();
+      this.keepHeader();
       const total = this.kernel.crossPairs(this.top, maskA, maskB, this.cellSizeOption);
-      this.afterBuild(this.header[G_MASK] >>> 0); // the side the kernel indexed (a reach grid of the smaller, or a home grid of the larger)
+      this.afterPairs();
       if (this.fits("crossPairs", total)) return this.finishPairs(total);
     }
   }
@@ -1208,24 +1249,94 @@ export class World {
   firstHits(bulletMask: number, enemyMask: number, exclusive: boolean | null = true): number {
     checkMask("firstHits", "bulletMask", bulletMask);
     checkMask("firstHits", "enemyMask", enemyMask);
+    // A bullet stops at one enemy: room for a pair per slot means the call cannot outgrow the
+    // buffer after writing its flags (a refusal then would leave them written).
+    if (this.growPairs && this.pairCap < this.top) this.growPairsTo("firstHits", this.top);
     for (;;) {
-      this.keepReport();
+      this.keepHeader();
       const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!(exclusive ?? true));
-      this.afterBuild(enemyMask);
+      this.afterPairs();
       if (this.fits("firstHits", total)) return this.finishPairs(total);
     }
   }
 
   /**
-   * Builds the grid over `mask` for the probe queries that follow. Call it again after moving
-   * entities through the views; queryRect and friends fall back to a scan when no grid is current.
+   * Builds the probe grid over `mask` for the probe queries that follow (the pair queries build
+   * their own and leave it alone). Call it again after moving entities through the views;
+   * queryRect and friends fall back to a scan when no probe grid covers their mask.
    */
   buildGrid(mask = ALL_GROUPS): number {
     checkMask("buildGrid", "mask", mask);
+    if (this.probeSlots !== this.cap) {
+      // Laying the probe grid out writes memory: the bodies are checked first.
+      this.pairGrid();
+      this.keepReport();
+      this.kernel.invalidSlots(this.top, mask);
+      this.afterPairs();
+      this.probeArena.check(probeRegions(this.cap), "buildGrid", false, "the probe grid");
+      this.layoutProbes();
+      this.refresh();
+    }
     this.keepReport();
+    this.probeGrid();
     const n = this.kernel.buildGrid(this.top, mask, this.cellSizeOption);
-    this.afterBuild(mask);
+    this.afterPairs();
+    this.gridMask = mask;
+    this.statsOfProbe = true;
     return n;
+  }
+
+  /** The header as a probe reads it, the probe grid swapped in (a copy: for stats() and validate()). */
+  private probeHeader(): Int32Array {
+    this.probeGrid();
+    const copy = this.header.slice();
+    this.pairGrid();
+    return copy;
+  }
+
+  // Whether the core's grid fields point at the probe grid. They do from a probe-grid call until
+  // the next call that reads them otherwise, which puts the pair queries' fields back (pairGrid):
+  // a run of probes swaps once. Snapshots, relayouts and validate() see the pair queries' fields.
+  private probeIn = false;
+
+  /** The probe grid in the core's grid fields. */
+  private probeGrid(): void {
+    if (this.probeIn) return;
+    this.refresh();
+    this.toProbeGrid();
+    this.probeIn = true;
+  }
+
+  /** The pair queries' grid back in the core's grid fields, the probe grid's shape kept (buildGrid may have written it). */
+  private pairGrid(): void {
+    if (!this.probeIn) return;
+    this.refresh();
+    this.fromProbeGrid(true);
+    this.probeIn = false;
+  }
+
+  /** Points the core's grid fields at the probe grid (the pair queries' own kept in `swapped`). */
+  private toProbeGrid(): void {
+    const h = this.header, w = this.worldHeaderAll, shape = this.probeShape, kept = this.swapped;
+    for (let k = 0; k < PROBE_POINTERS.length; k += 2) {
+      const f = PROBE_POINTERS[k + 1];
+      kept[f] = h[f];
+      h[f] = w[PROBE_POINTERS[k]];
+    }
+    for (const f of GRID_SHAPE) {
+      kept[f] = h[f];
+      h[f] = shape[f];
+    }
+  }
+
+  /** Puts the pair queries' grid fields back; with `built`, keeps the probe grid's shape (buildGrid wrote it). */
+  private fromProbeGrid(built: boolean): void {
+    const h = this.header, shape = this.probeShape, kept = this.swapped;
+    for (let k = 1; k < PROBE_POINTERS.length; k += 2) h[PROBE_POINTERS[k]] = kept[PROBE_POINTERS[k]];
+    for (const f of GRID_SHAPE) {
+      if (built) shape[f] = h[f];
+      h[f] = kept[f];
+    }
   }
 
   /** Entities in `mask` overlapping the rect; returns their number, slots in `world.results`. */
@@ -1264,8 +1375,11 @@ export class World {
 
   /** What the last query visited. Allocates an object: for tests and tuning, not the frame loop. */
   stats(): GridStats {
+    this.pairGrid();
     this.refresh();
-    const h = this.header, f = new Float32Array(h.buffer, h.byteOffset, HEADER_FIELDS);
+    // The grid fields of the grid the last call used: a pair query's, or the probe grid.
+    const h = this.statsOfProbe ? this.probeHeader() : this.header;
+    const f = new Float32Array(h.buffer, h.byteOffset, HEADER_FIELDS);
     return {
       selected: h[G_SELECTED], cols: h[G_COLS], rows: h[G_ROWS], cellSize: f[G_CELL], originX: f[G_OX], originY: f[G_OY],
       entries: h[G_ENTRIES], large: h[G_LARGE], cover: h[G_COVER] === 1, reachWidth: f[G_REACHW], reachHeight: f[G_REACHH], split: h[G_SPLIT] === 1,
@@ -1274,11 +1388,12 @@ export class World {
   }
 
   /**
-   * The last grid's shape without allocating, for overlays: [cols, rows, cell width, cell height,
+   * The last pair query's grid's shape without allocating, for overlays: [cols, rows, cell width, cell height,
    * origin x, origin y, mask, entries, large, reach grid (1) or home grid (0)] into out[0 .. 10).
    * Its cells are gridCells'. After a split (stats().split) it is the tall boxes' grid.
    */
   gridShapeInto(out: Float64Array): Float64Array {
+    this.pairGrid();
     this.refresh();
     const h = this.header, f = this.headerF;
     out[0] = h[G_COLS]; out[1] = h[G_ROWS]; out[2] = f[G_CELL]; out[3] = h[G_SPLIT] === 1 ? 1 / f[G_INVY] : f[G_CELL];
@@ -1287,7 +1402,7 @@ export class World {
   }
 
   /**
-   * The last grid's cells as ends: the records of cell c = row * (cols + 1) + col (the table has a
+   * The last pair query's grid's cells as ends: the records of cell c = row * (cols + 1) + col (the table has a
    * padding column and row) are [c === 0 ? 0 : gridCells[c], gridCells[c + 1]), so a cell is in use
    * when those differ. A view over scratch the next grid build rewrites: read it right after the
    * query it shows.
@@ -1301,6 +1416,7 @@ export class World {
 
   /** Checks the store's invariants; throws a HitcoreError naming the first broken one. For tests and debug builds. */
   validate(): void {
+    this.pairGrid();
     this.refresh();
     let live = 0;
     const free = new Set<number>();
@@ -1325,6 +1441,10 @@ export class World {
       throw new HitcoreError("CORRUPT", `validate: the bodies' regions do not match capacity ${this.cap} and pair capacity ${this.pairCap}`);
     }
     checkHeader("world", this.worldHeader, [W_CAST_CAP, this.castCap, W_CONTACT_CAP, this.contactCap]);
+    const sized = (arena: Arena, want: Region[]) => arena.sizes.length === want.length && want.every((r, k) => r.field === arena.fields[k] && r.bytes === arena.sizes[k]);
+    if (!sized(this.pairsOutArena, pairsOutRegions(this.pairCap)) || !sized(this.probeArena, this.probeSlots === 0 ? [] : probeRegions(this.cap))) {
+      throw new HitcoreError("CORRUPT", "validate: the pairs' or the probe grid's regions do not match the capacities");
+    }
     if (this.gridMask !== 0) this.checkGrid();
   }
 
@@ -1336,9 +1456,12 @@ export class World {
    * grid's own fields need not agree, as a cell table a 0-column grid left behind does not.)
    */
   private checkGrid(): void {
-    const h = this.header, cap = this.cap, buf = this.memory.buffer;
+    const cap = this.cap, buf = this.memory.buffer;
+    if (this.probeSlots !== cap) throw new HitcoreError("CORRUPT", "validate: a probe grid is current, with none laid out");
+    const h = this.probeHeader();
     const cols = h[G_COLS], rows = h[G_ROWS], entries = h[G_ENTRIES], selected = h[G_SELECTED], large = h[G_LARGE];
     const bad = (why: string) => { throw new HitcoreError("CORRUPT", `validate: the grid ${why}`); };
+    if (h[G_COVER] !== 0 || h[G_SPLIT] !== 0) bad("is not a home grid of one kind, as buildGrid builds");
     // A probe reads cell ends [0, rows x (cols + 1)) (a row's pitch holds a padding column), none when cols is 0.
     const cellsCap = h[H_CELLS_CAP], table = cols === 0 ? 0 : rows * (cols + 1); // validate() checked H_CELLS_CAP first
     if (!(cols >= 0 && rows >= 0 && table <= cellsCap)) bad(`of ${cols} x ${rows} cells does not fit its ${cellsCap} cells`);
@@ -1406,6 +1529,7 @@ export class World {
     this._kinds[p] = kind;
     const useGrid = this.gridMask !== 0 && ((mask & ~this.gridMask) >>> 0) === 0;
     this.keepReport();
+    if (useGrid && !this.probeIn) this.probeGrid();
     const n = this.kernel.queryProbe(this.top, mask, useGrid, exclude);
     this._kinds[p] = KIND_NONE;
     if (this.header[S_INVALID] > 0) {
@@ -1413,6 +1537,7 @@ export class World {
       this._x[p] = px; this._y[p] = py; this._a[p] = pa; this._b[p] = pb;
       this.refuseInvalid();
     }
+    if (useGrid) this.statsOfProbe = true;
     return n;
   }
 
@@ -1423,11 +1548,17 @@ export class World {
     this.wasFirst = this.header[S_FIRST_INVALID];
   }
 
-  /** After a grid query or build (keepReport before it): refuses it when the core did, else the grid over `mask` is the current one. */
-  private afterBuild(mask: number): void {
+  /** Keeps the whole header before a pair query (keepReport's report among it), for a refusal to put back. */
+  private keepHeader(): void {
+    this.pairGrid();
+    this.keepReport();
+    this.keptHeader.set(this.header);
+  }
+
+  /** After a grid query or build (keepReport before it): refuses it when the core did. */
+  private afterPairs(): void {
     this.refresh();
     if (this.header[S_INVALID] > 0) this.refuseInvalid();
-    this.gridMask = mask;
   }
 
   /**
@@ -1460,30 +1591,44 @@ export class World {
   }
 
   /**
-   * Whether the pairs found fit the pair buffer; otherwise grows it (x2, or to exactly `total`
-   * when twice would pass HEAP_LIMIT) for the call to run again. CAPACITY when not even `total`
-   * pairs fit, with the stores and the layout unchanged; the grid and the pairs that fit are the
-   * refused query's (its scratch, which it wrote before it knew its total).
+   * Whether the pairs found fit the pair buffer; otherwise grows it (growPairsTo) for the call to
+   * run again. CAPACITY when not even `total` pairs fit, with everything as it was: the query wrote
+   * only its scratch (its grid and the pairs it found, in H_PAIRS) and the header, which goes back.
    */
   private fits(method: string, total: number): boolean {
-    const cap = this.pairCap;
-    if (total < 0) {
-      // The core counts pairs in an int32 that stays negative once past 2^31 (assembly/grid/stats.ts): no pair buffer could hold them.
-      throw new HitcoreError("CAPACITY", `${method}: more than 2^31 pairs overlap, more than a world's memory could hold. Query fewer entities at once (smaller masks), or spread them out.`);
+    try {
+      if (total < 0) {
+        // The core counts pairs in an int32 that stays negative once past 2^31 (assembly/grid/stats.ts): no pair buffer could hold them.
+        throw new HitcoreError("CAPACITY", `${method}: more than 2^31 pairs overlap, more than a world's memory could hold. Query fewer entities at once (smaller masks), or spread them out.`);
+      }
+      if (total <= this.pairCap || !this.growPairs) return true;
+      this.growPairsTo(method, total);
+      return false;
+    } catch (e) {
+      // Refused: the pairs out and the probe grid were never written, the core's grid and pairs
+      // are scratch, and the header goes back to what it was.
+      this.refresh();
+      this.header.set(this.keptHeader);
+      throw e;
     }
-    if (total <= cap) return true;
-    if (!this.growPairs) return true;
-    let next = cap;
-    while (next < total) next *= 2;
-    if (!this.relayoutFits(this.cap, next)) next = total;
-    this.relayout(this.cap, next, method, ` (${total} pairs found; create the world with growPairs: false to keep the first pairCapacity of them, or query fewer entities at once)`);
-    return false;
   }
 
+  /** Grows the pair buffers to hold `total` pairs (x2, or exactly `total` when twice would pass HEAP_LIMIT); CAPACITY, changing nothing, when not even that fits. */
+  private growPairsTo(method: string, total: number): void {
+    let next = this.pairCap;
+    while (next < total) next *= 2;
+    if (!this.relayoutFits(this.cap, next)) next = total;
+    this.relayout(this.cap, next, method, ` (room for ${total} pairs; create the world with growPairs: false to keep the first pairCapacity of them, or query fewer entities at once)`);
+  }
+
+  /** A pair query's answer: its pairs (those that fit) copied out to world.pairs. */
   private finishPairs(total: number): number {
-    const cap = this.pairCap;
-    this.droppedPairs = total > cap ? total - cap : 0;
-    return total > cap ? cap : total;
+    const cap = this.pairCap, n = total > cap ? cap : total;
+    this.droppedPairs = total - n;
+    this.statsOfProbe = false;
+    const from = this.header[H_PAIRS] >> 2, to = this._pairs.byteOffset >> 2;
+    this.words.copyWithin(to, from, from + 2 * n);
+    return n;
   }
 
   private growStores(method: string): void {
@@ -1505,8 +1650,10 @@ export class World {
 
   /** The regions of `capacity` entities and `pairCapacity` pairs, and overlapLevel's planes if laid out: where they would end, or NaN. */
   private relayoutEnd(capacity: number, pairCapacity: number): number {
-    const end = this.arena.plan(regionsFor(capacity, pairCapacity)).end;
-    return this.overlapSlots > 0 ? this.overlapArena.plan(overlapRegions(capacity + 1), end).end : end;
+    let end = this.arena.plan(regionsFor(capacity, pairCapacity)).end;
+    end = this.pairsOutArena.plan(pairsOutRegions(pairCapacity), end).end;
+    if (this.overlapSlots > 0) end = this.overlapArena.plan(overlapRegions(capacity + 1), end).end;
+    return this.probeSlots > 0 ? this.probeArena.plan(probeRegions(capacity), end).end : end;
   }
 
   private relayoutFits(capacity: number, pairCapacity: number): boolean {
@@ -1519,6 +1666,7 @@ export class World {
    * changed, when the regions would pass HEAP_LIMIT or memory cannot grow.
    */
   private relayout(capacity: number, pairCapacity: number, method: string, why = ""): void {
+    this.pairGrid();
     const need = this.relayoutEnd(capacity, pairCapacity);
     if (!fitsHeap(need)) {
       throw new HitcoreError("CAPACITY", `${method}: the world's stores would need ${need} bytes of memory, past the ${HEAP_LIMIT} a world may span${why}.`);
@@ -1532,17 +1680,29 @@ export class World {
       spreadPlanes(bytes, h[H_HIT_I], 3, old, slots);
       spreadPlanes(bytes, h[H_HIT_F], 3, old, slots);
     }
+    const worldHeader = () => new Int32Array(this.memory.buffer, WORLD_HEADER, PART_HEADER_FIELDS);
+    if (pairCapacity !== this.pairCap) this.pairsOutArena.layout(pairsOutRegions(pairCapacity), worldHeader);
+    const grown = capacity !== this.cap;
     this.cap = capacity;
     this.pairCap = pairCapacity;
-    this.gridMask = 0;
     if (this.overlapSlots > 0) this.layoutOverlaps();
+    if (this.probeSlots > 0 && grown) this.layoutProbes();
     this.buffer = null;
     this.refresh();
     setHeaderFields(this.header, capacityFields(capacity, pairCapacity));
   }
 
+  /** Lays the probe grid out (or again, after the stores grew) for the stores' capacity: it holds no grid until buildGrid builds one. */
+  private layoutProbes(): void {
+    this.probeArena.layout(probeRegions(this.cap), () => new Int32Array(this.memory.buffer, WORLD_HEADER, PART_HEADER_FIELDS));
+    this.probeSlots = this.cap;
+    this.gridMask = 0;
+    this.buffer = null;
+  }
+
   /** Rebuilds every view when memory has grown (any growth detaches the old buffer). */
   private worldHeader = new Int32Array(0);
+  private worldHeaderAll = new Int32Array(0); // its PART_HEADER_FIELDS, the probe grid's and world.pairs' pointers among them
   private worldHeaderD = new Float64Array(0);
   private _castInputs = new Float32Array(0);
   private _castHitInts = new Int32Array(0);
@@ -1563,7 +1723,8 @@ export class World {
     this._groups = new Uint32Array(buf, h[H_GROUPS], slots);
     this._kinds = new Uint8Array(buf, h[H_KIND], slots);
     this._flags = new Uint8Array(buf, h[H_FLAGS], slots);
-    this._pairs = new Int32Array(buf, h[H_PAIRS], 2 * this.pairCap);
+    this.words = new Int32Array(buf);
+    this._pairs = new Int32Array(buf, new Int32Array(buf, WORLD_HEADER, PART_HEADER_FIELDS)[W_PAIRS_OUT], 2 * this.pairCap);
     this._results = new Int32Array(buf, h[H_RESULTS], slots);
     this._vx = new Float32Array(buf, h[H_VX], slots);
     this._vy = new Float32Array(buf, h[H_VY], slots);
@@ -1573,8 +1734,9 @@ export class World {
     this._hitT = new Float32Array(buf, h[H_HIT_F], slots);
     this._hitNx = new Float32Array(buf, h[H_HIT_F] + 4 * slots, slots);
     this._hitNy = new Float32Array(buf, h[H_HIT_F] + 8 * slots, slots);
-    this._gridCells = new Int32Array(buf, h[H_CELLS], CELLS_PER_ENTITY * this.cap + SCRATCH_SLACK);
+    this._gridCells = new Int32Array(buf, this.probeIn ? this.swapped[H_CELLS] : h[H_CELLS], CELLS_PER_ENTITY * this.cap + SCRATCH_SLACK);
     const w = (this.worldHeader = new Int32Array(buf, WORLD_HEADER, WORLD_FIELDS));
+    this.worldHeaderAll = new Int32Array(buf, WORLD_HEADER, PART_HEADER_FIELDS);
     this.worldHeaderD = new Float64Array(buf, WORLD_HEADER, WORLD_FIELDS >> 1);
     if (this.overlapSlots > 0) {
       const o = w[W_OVERLAP], n = this.overlapSlots;

@@ -61,6 +61,22 @@ export const W_LEVEL_RLISTED = 27;
 export const W_RESPONSES = 32;
 export const W_RESTITUTIONS = 64;
 export const WORLD_FIELDS = 96;
+// The bodies' regions whose pointers the bodies' header has no field for (fields past the
+// controllers' scratch, layout/contacts.ts). The core reads none of them: the facade
+// (bindings/world.ts) copies answers out of the core's regions and swaps the probe grid in.
+//   W_PAIRS_OUT    i32[2 * PAIRS_CAP]   the pairs of the last pair query that answered (world.pairs):
+//                  the core writes a call's pairs to H_PAIRS, and the facade copies them here once
+//                  the call answers, so that a call refused late leaves them as they were
+//   W_PROBE_BOX .. W_PROBE_LARGE   the probe grid that buildGrid builds and the probe queries read,
+//                  laid out at the first buildGrid as H_BOX, H_SEL, H_CELLS, H_ENTRIES and H_LARGE
+//                  are (the facade points those fields at it around such a call); the pair queries
+//                  build theirs in H_BOX .. H_HOME and leave it alone
+export const W_PAIRS_OUT = 114;
+export const W_PROBE_BOX = 115;
+export const W_PROBE_SEL = 116;
+export const W_PROBE_CELLS = 117;
+export const W_PROBE_ENTRIES = 118;
+export const W_PROBE_LARGE = 119;
 /** Level grid bits: a rect instance's master box meets the cell; a surface's or polyhedron's reach box does. */
 export const LEVEL_RECTS = 1;
 export const LEVEL_PLATFORMS = 2;

@@ -83,19 +83,56 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       expect(Array.from(map.cells)).toEqual(cells);
     });
 
-    it("a pair buffer that would pass the limit throws CAPACITY from the query and keeps the old layout and stores", async () => {
-      // 23,200 circles on one spot: 269,108,400 pairs, 2.15e9 bytes of pairs alone (the 17,000 found
-      // 144 million, which now grow the buffer to exactly what they need: 1.2 GB, too much for a test).
+    it("a pair buffer that would pass the limit throws CAPACITY from the query and changes nothing", async () => {
+      // 23,200 circles on one spot: 269,108,400 pairs, 2.15e9 bytes of pairs alone (the 17,000
+      // found 144 million: 1.2 GB, twice that with the core's pairs and world.pairs, also refused).
+      // The query learns its total at the end, having built its grid and written the pairs that fit:
+      // the refusal must leave the pairs of the last answer, the probe grid and the header as they were.
       const n = 23200, world = await newWorld(backend, { capacity: n });
-      for (let k = 0; k < n; k++) world.addCircle(100, 100, 5);
-      const pairs = world.pairs.length, bytes = world.memoryBytes, x = world.x;
-      const e = refusal(() => world.selfPairs());
-      expect(e.code).toBe("CAPACITY");
-      expect(e.message).toContain("269108400 pairs");
-      expect([world.pairs.length, world.memoryBytes, x.length]).toEqual([pairs, bytes, n + 1]); // nothing relaid: the view is live
+      for (let k = 0; k < 40; k++) world.addCircle(20 * k, 100, 5, 2); // a row that answers first
+      for (let k = 40; k < n; k++) world.addCircle(100, 100, 5, 1);
+      expect(world.selfPairs(2)).toBe(0);
+      expect(world.crossPairs(2, 1)).toBe(n - 40); // circle 5 of the row is on the spot
+      const answer = [...world.pairs.subarray(0, 16)];
+      world.buildGrid(2);
+      const pairs = world.pairs, x = world.x;
+      for (const query of [() => world.selfPairs(), () => world.selfPairs(1), () => world.crossPairs(1, 1 | 2)]) {
+        const e = refusedUnchanged(world, "CAPACITY", query);
+        expect(e.message).toMatch(/\d{9} pairs/);
+      }
+      expect([world.pairs, world.x]).toEqual([pairs, x]); // nothing relaid: the views are live
+      expect([...world.pairs.subarray(0, 16)]).toEqual(answer);
       world.validate();
-      expect(world.queryRect(99, 99, 2, 2)).toBe(n);
+      expect(world.queryRect(99, 99, 2, 2, 2)).toBe(1);
+      expect(world.stats().cellsVisited).toBeGreaterThan(0); // on the probe grid, which the refusals left
+      expect(world.queryRect(99, 99, 2, 2)).toBe(n - 39);
       expect(world.indexOf(world.idAt(n - 1))).toBe(n - 1);
+    });
+
+    it("a probe refused on the probe grid changes nothing, after a pair query or not", async () => {
+      const world = await newWorld(backend, { capacity: 64 });
+      for (let k = 0; k < 30; k++) world.addCircle(6 * k, 10, 4, 1 + (k % 2));
+      const id = world.idAt(7);
+      world.buildGrid();
+      for (const before of [() => world.selfPairs(1), () => world.queryRect(0, 0, 50, 50), () => world.crossPairs(1, 2)]) {
+        before();
+        world.x[7] = NaN; // touching's probe is the entity itself
+        refusedUnchanged(world, "INVALID_ENTITY", () => world.touching(id));
+        world.x[7] = 42;
+        expect(world.touching(id)).toBeGreaterThan(0);
+        expect(world.stats().cellsVisited).toBeGreaterThan(0); // on the probe grid
+      }
+      world.validate();
+    });
+
+    it("firstHits makes room for a pair per slot before it writes its flags", async () => {
+      // A pair buffer of 1 with 50 bullets on an enemy: growing after the call would come after the flags.
+      const world = await newWorld(backend, { capacity: 64, pairCapacity: 1 });
+      for (let k = 0; k < 50; k++) world.addCircle(10, 10, 3, 1);
+      world.addRect(5, 5, 10, 10, 2);
+      expect(world.firstHits(1, 2, false)).toBe(50);
+      expect(world.pairs.length).toBeGreaterThanOrEqual(2 * world.count);
+      expect(world.droppedPairs).toBe(0);
     });
 
     it.runIf(backend === "wasm-simd")("more than 2^32 pairs give CAPACITY, never a count wrapped back to a small one", async () => {
@@ -116,7 +153,7 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
     it("a platforms edit whose level would pass the limit is refused at the edit, not at the next query", async () => {
       // Bodies filling all but about 14 MB of the 2 GiB (their pages never touched), then 200,000
       // surfaces: about 20 MB laid out, with their index. The edit is refused, the query answers.
-      const world = await newWorld(backend, { capacity: 13_500_000 });
+      const world = await newWorld(backend, { capacity: 12_250_000 });
       const platforms = world.addPlatforms({ ballCapacity: 1 });
       platforms.addSurface(0, 10, 50, 10);
       const bytes = world.memoryBytes;

@@ -22,14 +22,16 @@ describe("sizes", () => {
 
   // A page that uses every part ships its script (scripts/size_page.mjs, bundled with what it
   // calls) and one core. The budget that issue 30 asks for, 40 KB, does not hold: that script is
-  // 45.1 KB gzipped (bench/results/size.md): every part's class (a class ships all its methods,
+  // 46.0 KB gzipped (bench/results/size.md): every part's class (a class ships all its methods,
   // called or not), the Tiled and polygon loaders, and the checks, whose string literals are about
-  // 11 KB of it; the cores are 31.8 KB (scalar) and 37.8 KB (SIMD). These budgets keep today's
-  // sizes from growing unnoticed, 0.1 to 0.9 KB above them.
-  it("a page that uses every part stays under 83.5 KB gzipped with the SIMD core, 77 KB with the scalar one, its script under 46 KB", () => {
-    expect(gzip("page-script")).toBeLessThan(46 * KB);
-    expect(gzip("page-simd")).toBeLessThan(83.5 * KB);
-    expect(gzip("page")).toBeLessThan(77 * KB);
+  // 11 KB of it; the cores are 31.9 KB (scalar) and 37.9 KB (SIMD). These budgets keep today's
+  // sizes from growing unnoticed, 0.1 to 0.9 KB above them. (The last 0.9 KB of the script is the
+  // probe grid and world.pairs kept apart from the pair queries' scratch, so that a query refused
+  // late changes nothing.)
+  it("a page that uses every part stays under 84.5 KB gzipped with the SIMD core, 78.5 KB with the scalar one, its script under 46.5 KB", () => {
+    expect(gzip("page-script")).toBeLessThan(46.5 * KB);
+    expect(gzip("page-simd")).toBeLessThan(84.5 * KB);
+    expect(gzip("page")).toBeLessThan(78.5 * KB);
   });
 
   // 126.5 KB: the sweeps' fast paths (castTiles' one-piece loop, the SIMD refusal check) add about

@@ -41,10 +41,14 @@ describe("crossPairs and firstHits", () => {
       const n = w.crossPairs(1, 2);
       expect(pairKeys(w.pairs, n, false)).toEqual(ab);
       expect(w.stats().selected).toBe(90); // the enemies were indexed
-      // The grid left behind holds the enemies: a query for them uses it and agrees with a scan.
-      const hits = w.queryRect(100, 100, 50, 50, 2);
+      // A pair query leaves the probe grid alone: with none built, a query scans; on the probe grid
+      // buildGrid builds over the enemies, it visits cells. Both agree with the reference.
+      const want = refQuery(w, { kind: Kind.Rect, x: 100, y: 100, a: 50, b: 50 }, 2);
+      expect(sortedResults(w.queryRect(100, 100, 50, 50, 2), w)).toEqual(want);
+      expect(w.stats().cellsVisited).toBe(0);
+      w.buildGrid(2);
+      expect(sortedResults(w.queryRect(100, 100, 50, 50, 2), w)).toEqual(want);
       expect(w.stats().cellsVisited).toBeGreaterThan(0);
-      expect(sortedResults(hits, w)).toEqual(refQuery(w, { kind: Kind.Rect, x: 100, y: 100, a: 50, b: 50 }, 2));
       const m = w.crossPairs(2, 1);
       expect(pairKeys(w.pairs, m, false)).toEqual(ba);
       expect(w.stats().selected).toBe(90);
