@@ -34,7 +34,7 @@ import {
 } from "../layout/moves.js";
 import {
   CONTACT_FIELDS, CONTACT_HURT, CONTACT_PICK_UP, CONTACT_STOMP, CONTROLLER_BALL, CONTROLLER_CHARACTER, CONTROLLER_TILE,
-  W_CONTACT_CAP, W_CONTACTS,
+  CONTACTS_SCRATCH, W_CONTACT_CAP, W_CONTACTS, W_CONTACTS_OUT, X_C_FIELDS,
 } from "../layout/contacts.js";
 import { Arena, detachViews, fitsHeap, HEAP_LIMIT, Heap, layoutIsWhole, reserve, type Layout, type Region } from "./arena.js";
 import { assign, checkShape, decodeSnapshot, encodeSnapshot, pick, type StateValue } from "./snapshot.js";
@@ -538,6 +538,9 @@ export class World {
     for (const r of SCRATCH_REGIONS) {
       memory.fill(0, HEADERS_END + this.arena.offsets[r] - ARENA_BASE, HEADERS_END + this.arena.offsets[r] + this.arena.sizes[r] - ARENA_BASE);
     }
+    // controllerContacts' scratch: its records before they are copied out, the current controller.
+    if (this.contactCap > 0) memory.fill(0, HEADERS_END + this.contactArena.offsets[0] - ARENA_BASE, HEADERS_END + this.contactArena.offsets[0] + this.contactArena.sizes[0] - ARENA_BASE);
+    memory.fill(0, WORLD_HEADER + CONTACTS_SCRATCH, WORLD_HEADER + CONTACTS_SCRATCH + 8 * X_C_FIELDS);
     return encodeSnapshot(this.state(), memory);
   }
 
@@ -1196,20 +1199,30 @@ export class World {
       this.afterPairs();
       if (total <= this.contactCap) {
         this.statsOfProbe = false;
+        const w = this.worldHeaderAll;
+        this.words.copyWithin(w[W_CONTACTS_OUT] >> 2, w[W_CONTACTS] >> 2, (w[W_CONTACTS] >> 2) + CONTACT_FIELDS * total);
         return (this.contactTotal = total);
       }
-      this.ensureContacts(total);
+      try {
+        this.ensureContacts(total);
+      } catch (e) {
+        // Refused: the records written are the core's scratch; the header goes back to what it was.
+        this.refresh();
+        this.header.set(this.keptHeader);
+        throw e;
+      }
     }
   }
 
   /** Records of the last controllerContacts: kind, index, slot, type each (ControllerKind, ContactType). */
   get contacts(): Int32Array { this.refresh(); return this._contacts; }
 
-  /** Room for `n` contact records (grows x2; the records need not survive: a call writes them again). */
+  /** Room for `n` contact records in the core's region and in world.contacts (grows x2; the records need not survive: a call writes them again). */
   private ensureContacts(n: number): void {
     let cap = Math.max(this.contactCap, 64);
     while (cap < n) cap *= 2;
-    this.contactArena.layout([{ field: W_CONTACTS, bytes: 4 * CONTACT_FIELDS * cap, keep: false }],
+    const bytes = 4 * CONTACT_FIELDS * cap;
+    this.contactArena.layout([{ field: W_CONTACTS, bytes, keep: false }, { field: W_CONTACTS_OUT, bytes, keep: false }],
       () => new Int32Array(this.memory.buffer, WORLD_HEADER, PART_HEADER_FIELDS));
     this.contactCap = cap;
     this.buffer = null;
@@ -1750,7 +1763,7 @@ export class World {
       this._castHitReals = new Float32Array(buf, w[W_CAST_HIT_F], CAST_HIT * this.castCap);
     }
     if (this.contactCap > 0) {
-      const at = new Int32Array(buf, WORLD_HEADER, PART_HEADER_FIELDS)[W_CONTACTS];
+      const at = new Int32Array(buf, WORLD_HEADER, PART_HEADER_FIELDS)[W_CONTACTS_OUT];
       this._contacts = new Int32Array(buf, at, CONTACT_FIELDS * this.contactCap);
     }
     const stage = this.cap + PLANE_SLACK; // the planes region holds 16 bytes for each

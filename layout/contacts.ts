@@ -8,6 +8,9 @@
 //                   tile controller id), body slot, CONTACT_* type; by kind, then controller,
 //                   then slot ascending
 //   W_CONTACT_CAP   records the region holds (a call counts the rest, and the facade grows it)
+//   W_CONTACTS_OUT  i32[CONTACT_FIELDS * W_CONTACT_CAP]  the records of the last call that answered
+//                   (world.contacts): the facade copies them out of W_CONTACTS, which is the core's
+//                   scratch, so that a call refused while growing leaves them as they were
 //
 // Scratch (f64, at WORLD_HEADER + CONTACTS_SCRATCH + 8 * slot, within the header's
 // PART_HEADER_FIELDS): the controller being matched, valid during one call; in memory, not module
@@ -18,6 +21,7 @@
 //   X_C_PREV_VY     its vertical velocity then (> 0: falling, y grows downward)
 export const W_CONTACTS = 28;
 export const W_CONTACT_CAP = 29;
+export const W_CONTACTS_OUT = 120; // past layout/moves.ts' W_PROBE_* fields
 export const CONTACT_FIELDS = 4;
 
 export const CONTACTS_SCRATCH = 384; // past layout/moves.ts' fields (96 x 4 bytes)
@@ -30,6 +34,7 @@ export const X_C_CY = 5;
 export const X_C_R = 6;
 export const X_C_PREV_BOTTOM = 7;
 export const X_C_PREV_VY = 8;
+export const X_C_FIELDS = 9;
 
 /** What a contact's controller is. */
 export const CONTROLLER_BALL = 1; // a ball of the platforms (index: its id)

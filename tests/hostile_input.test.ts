@@ -125,6 +125,25 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       world.validate();
     });
 
+    it("controllerContacts whose records would pass the limit throws CAPACITY and leaves the last records", async () => {
+      // Bodies filling all but about 16 MB of the 2 GiB (their pages never touched); 64 balls on 20,000
+      // bodies: 1,280,000 records, 20 MB in each of the core's region and world.contacts. The call
+      // learns its total at its end, having written the records that fit into its own region.
+      const world = await newWorld(backend, { capacity: 12_250_000 });
+      const platforms = world.addPlatforms({ ballCapacity: 64 });
+      for (let k = 0; k < 64; k++) platforms.addBall(100, 100, 10);
+      world.addCircle(105, 100, 2, 2);
+      for (let k = 0; k < 20_000; k++) world.addCircle(100, 100, 2, 1);
+      expect(world.controllerContacts(2)).toBe(64);
+      const contacts = world.contacts, answer = [...contacts], stats = world.stats(), bytes = world.memoryBytes;
+      expect(refusal(() => world.controllerContacts(1)).code).toBe("CAPACITY");
+      expect(world.contacts).toBe(contacts); // nothing relaid: the view is live
+      expect([...world.contacts]).toEqual(answer);
+      expect([world.stats(), world.memoryBytes]).toEqual([stats, bytes]);
+      world.validate();
+      expect(world.controllerContacts(2)).toBe(64);
+    });
+
     it("firstHits makes room for a pair per slot before it writes its flags", async () => {
       // A pair buffer of 1 with 50 bullets on an enemy: growing after the call would come after the flags.
       const world = await newWorld(backend, { capacity: 64, pairCapacity: 1 });
