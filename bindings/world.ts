@@ -1263,8 +1263,14 @@ export class World {
     checkMask("firstHits", "bulletMask", bulletMask);
     checkMask("firstHits", "enemyMask", enemyMask);
     // A bullet stops at one enemy: room for a pair per slot means the call cannot outgrow the
-    // buffer after writing its flags (a refusal then would leave them written).
-    if (this.growPairs && this.pairCap < this.top) this.growPairsTo("firstHits", this.top);
+    // buffer after writing its flags (a refusal then would leave them written). Growing relays
+    // memory: the bodies are checked first.
+    if (this.growPairs && this.pairCap < this.top) {
+      this.keepReport();
+      this.kernel.invalidSlots(this.top, bulletMask | enemyMask);
+      this.afterPairs();
+      this.growPairsTo("firstHits", this.top);
+    }
     for (;;) {
       this.keepHeader();
       const total = this.kernel.firstHits(this.top, bulletMask, enemyMask, this.cellSizeOption, !!(exclusive ?? true));

@@ -149,6 +149,10 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
       const world = await newWorld(backend, { capacity: 64, pairCapacity: 1 });
       for (let k = 0; k < 50; k++) world.addCircle(10, 10, 3, 1);
       world.addRect(5, 5, 10, 10, 2);
+      // Refused for a bad value before it grows anything, then grown before it runs.
+      world.x[3] = NaN;
+      refusedUnchanged(world, "INVALID_ENTITY", () => world.firstHits(1, 2));
+      world.x[3] = 10;
       expect(world.firstHits(1, 2, false)).toBe(50);
       expect(world.pairs.length).toBeGreaterThanOrEqual(2 * world.count);
       expect(world.droppedPairs).toBe(0);
