@@ -521,6 +521,26 @@ describe("moveBodies on a wrapping map, moves longer than 2^20 cells", () => {
     expect(hits).toBeGreaterThan(30);
   }, 120_000);
 
+  it("a ray across tiles of 1e-300 stops on the floor, after rows done pieces apart", async () => {
+    // The first piece spans every row: rows with nothing solid in the window are done at once,
+    // the others and the floor a piece later, apart from them. The body never comes back to rows
+    // it passed, so the run of done rows restarts at the floor, and the pieces stop there.
+    const ascii = ["XXXXXXXXXXXXXXXXXHXX", "   o      H     H   ", "  ---    XH  1  H  ^", "         XH XXXXX   ", " 0   o    H         ", "XXXXX  XXXXXXX   XXX", "       ^^       2   ", "XXXXXXXXXXXXXXXXXXXX"];
+    for (const backend of BACKENDS) {
+      for (const size of [1e-100, 1e-300]) {
+        const world = await newWorld(backend);
+        world.addTileMap({ ascii, tileSize: size, wrap: true });
+        for (const [x, y, dx, dy] of [[85.375, 5.4e-323, -123.125, 1], [-7, 2e-300, -1, 0.01], [1e5, 1e-310, 3, 1]]) {
+          const what = `${backend}, tiles ${size}: ray from (${x}, ${y}) along (${dx}, ${dy})`;
+          expect(world.castRay(x, y, dx, dy, 42.5), what).toBe(true);
+          const len = Math.hypot(dx, dy), vy = (dy / len) * 42.5;
+          expect([world.hit.part, world.hit.shape, world.hit.ny], what).toEqual([Part.Tiles, -1, -1]);
+          expect(world.hit.t / ((ascii.length * size - y) / vy), what).toBeCloseTo(1, 9);
+        }
+      }
+    }
+  });
+
   it("a move so long that a tile is below the spacing of its positions stops on the solid floor, just above it", async () => {
     for (const backend of BACKENDS) {
       const world = await newWorld(backend);
