@@ -341,9 +341,11 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
           fcell = row >= rows || (!wrap && (col < 0 || col >= cols)) ? -1 : row * cols + ((col % cols) + cols) % cols;
         }
       }
-      // A wrapped window holds every column of the row: with no solid or one-way cell among them,
-      // there is nothing in the row to meet, deep or not.
-      if (rowDone || (wrapped && (any & (CELL_PLATFORM | CELL_ONE_WAY)) == 0)) {
+      // A wrapped window holds every column of the row: with no cell among them that can stop the
+      // body, there is nothing in the row to meet, deep or not. A one-way cell stops only a body
+      // coming down whose bottom starts at or above the row's top (cellHit's own test).
+      const stops = CELL_PLATFORM | (dy > 0 && !(cy + hy > <f64>row * size) ? CELL_ONE_WAY : 0);
+      if (rowDone || (wrapped && (any & stops) == 0)) {
         if (doneLo > doneHi) { doneLo = row; doneHi = row; } else if (row == doneHi + 1) doneHi = row; else if (row == doneLo - 1) doneLo = row;
         // A done row past the run, where the body goes: the body never comes back to the rows it
         // passed, so the run that counts for later pieces starts here (else rows done one piece

@@ -521,6 +521,50 @@ describe("moveBodies on a wrapping map, moves longer than 2^20 cells", () => {
     expect(hits).toBeGreaterThan(30);
   }, 120_000);
 
+  it("one-way cells a long move grazes: it meets those the same move scaled down meets, and passes the others", async () => {
+    // One-way cells stop only a body coming down from at or above their row's top: a row of them
+    // the body is in, or moves up through, holds nothing for it, and the pieces stop testing it.
+    const rand = mulberry32(6160);
+    let hits = 0, oneWayHits = 0;
+    for (const backend of BACKENDS) {
+      for (let scene = 0; scene < 36; scene++) {
+        const cols = 5 + Math.floor(rand() * 20), rows = 4 + Math.floor(rand() * 6), size = [1, 16, 0.25][scene % 3];
+        const cells: [number, number, number][] = [];
+        for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) { const v = rand(); if (v < 0.25) cells.push([c, r, TileCell.OneWay]); else if (v < 0.3) cells.push([c, r, TileCell.Platform]); }
+        const kind = scene % 3, row = 1 + Math.floor(rand() * (rows - 1));
+        // The body's bottom on a row's top, a little above or a little into it; moving nearly along the rows.
+        const h = (0.3 + rand()) * size, bottom = row * size + [0, -0.05, 0.05, 0.3][scene % 4] * size;
+        const x = rand() * cols * size, y = kind === 0 ? bottom : kind === 1 ? bottom - 0.4 * size : bottom - h;
+        const cellsMoved = 2 ** (21 + rand() * 16), dir = rand() < 0.5 ? -1 : 1;
+        const vx = f32(dir * cellsMoved * size), vy = f32([1e-7, -1e-7, 1e-4, -1e-4][Math.floor(rand() * 4)] * cellsMoved * size);
+        const scale = 2 ** -(Math.ceil(Math.log2(cellsMoved)) - 18);
+        const run = async (k: number) => {
+          const world = await newWorld(backend);
+          const map = world.addTileMap({ cols, rows, tileSize: size, wrap: true, solidFloor: true });
+          for (const [c, r, cell] of cells) map.setCell(c, r, cell);
+          const id = kind === 0 ? world.addPoint(x, y) : kind === 1 ? world.addCircle(x, y, 0.4 * size) : world.addRect(x, y, 0.6 * size, h);
+          const s = world.indexOf(id);
+          world.vx[s] = vx * k;
+          world.vy[s] = vy * k;
+          world.moveBodies(ALL, Response.Stop);
+          return { part: world.hitPart[s], shape: world.hitShape[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s] };
+        };
+        const short = await run(scale), long = await run(1);
+        const what = `${backend} scene ${scene}: ${JSON.stringify({ cols, rows, size, kind, x, y, vx, vy })}`;
+        if (short.part === Part.Tiles) {
+          hits++;
+          if (short.shape >= 0 && cells.some(([c, r, cell]) => r * cols + c === short.shape && cell === TileCell.OneWay)) oneWayHits++;
+          expect({ part: long.part, shape: long.shape, nx: long.nx, ny: long.ny }, what).toEqual({ part: short.part, shape: short.shape, nx: short.nx, ny: short.ny });
+          expect(long.t / scale, what).toBeCloseTo(short.t, 5);
+        } else if (long.part === Part.Tiles) {
+          expect(long.t, what).toBeGreaterThanOrEqual(scale * (1 - 1e-6));
+        }
+      }
+    }
+    expect(hits).toBeGreaterThan(20);
+    expect(oneWayHits).toBeGreaterThan(5);
+  }, 120_000);
+
   it("a ray across tiles of 1e-300 stops on the floor, after rows done pieces apart", async () => {
     // The first piece spans every row: rows with nothing solid in the window are done at once,
     // the others and the floor a piece later, apart from them. The body never comes back to rows
