@@ -347,10 +347,10 @@ function castTiles(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64)
       const stops = CELL_PLATFORM | (dy > 0 && !(cy + hy > <f64>row * size) ? CELL_ONE_WAY : 0);
       if (rowDone || (wrapped && (any & stops) == 0)) {
         if (doneLo > doneHi) { doneLo = row; doneHi = row; } else if (row == doneHi + 1) doneHi = row; else if (row == doneLo - 1) doneLo = row;
-        // A done row past the run, where the body goes: the body never comes back to the rows it
-        // passed, so the run that counts for later pieces starts here (else rows done one piece
-        // apart, a row between them not yet, would keep every later row out of the run).
-        else if (dy > 0 ? row > doneHi : dy < 0 && row < doneLo) { doneLo = row; doneHi = row; }
+        // A done row apart from a run the body has left behind (rows before this piece's, where
+        // no later piece goes): the run that counts for later pieces starts here. Else rows done a
+        // piece apart, a row between them not yet, would keep every later row out of the run.
+        else if (dy > 0 ? doneHi < r0 : dy < 0 && doneLo > r1) { doneLo = row; doneHi = row; }
       }
     }
     if (wrapped) {

@@ -769,6 +769,10 @@ export class TileMap {
   validate(): void {
     this.views();
     checkHeader("tile map", this.header, this.headerFields());
+    // The slots in use bound the loops below: a restored state's count past the stores is refused first.
+    if (!(Number.isInteger(this.monsterTop) && this.monsterTop >= 0 && this.monsterTop <= this.caps.monsters)) {
+      throw new HitcoreError("CORRUPT", `validate: ${this.monsterTop} monster slots in use, past the ${this.caps.monsters} the stores hold`);
+    }
     const seen = new Uint8Array(this.caps.monsters);
     const cells = this.cols * this.rows;
     for (let c = 0; c < cells; c++) {

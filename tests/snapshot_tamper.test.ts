@@ -2,7 +2,7 @@
 // taken whole, leaving a world that validates, or refused with a HitcoreError that leaves the world
 // byte for byte as it was: whatever fails while it is applied, the world goes back.
 import { describe, expect, it } from "vitest";
-import { crc32 } from "../bindings/snapshot.js";
+import { crc32, decodeSnapshot, encodeSnapshot } from "../bindings/snapshot.js";
 import { HitcoreError } from "../bindings/node.js";
 import { everyPart } from "./support.js";
 
@@ -43,4 +43,21 @@ describe("a snapshot tampered past its checksum", () => {
       expect(refused).toBeGreaterThan(0);
     });
   }
+
+  it("with a count of monster slots past the stores is refused before validate loops over it", async () => {
+    // Found by npm run fuzz (seed 2050): a changed byte made the tile map's count of monster slots
+    // about 2^31, and validate() looped over every one of them before it compared the count.
+    const world = await everyPart("js");
+    const saved = world.snapshot(), { state, memory } = decodeSnapshot(saved);
+    const fields = (state as { tileMap: { fields: { monsterTop: number; caps: { monsters: number } } } }).tileMap.fields;
+    for (const top of [fields.caps.monsters + 5, 2 ** 31 - 1, -1, 2.5]) {
+      const bytes = encodeSnapshot({ ...(state as object), tileMap: { ...(state as { tileMap: object }).tileMap, fields: { ...fields, monsterTop: top } } }, memory);
+      const before = world.snapshot();
+      let error: unknown = null;
+      try { world.restore(bytes); } catch (e) { error = e; }
+      expect(error, `monsterTop ${top}`).toBeInstanceOf(HitcoreError);
+      expect((error as HitcoreError).message, `monsterTop ${top}`).toContain("monster slots in use");
+      expect(Buffer.compare(world.snapshot(), before)).toBe(0);
+    }
+  });
 });
