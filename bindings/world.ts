@@ -175,6 +175,11 @@ function probeRegions(capacity: number): Region[] {
 const PROBE_POINTERS = [W_PROBE_BOX, H_BOX, W_PROBE_SEL, H_SEL, W_PROBE_CELLS, H_CELLS, W_PROBE_ENTRIES, H_ENTRIES, W_PROBE_LARGE, H_LARGE];
 const GRID_SHAPE = [G_COLS, G_ROWS, G_OX, G_OY, G_MAXX, G_MAXY, G_INV, G_CELL, G_SELECTED, G_ENTRIES, G_MASK, G_LARGE, G_COVER, G_INVY, G_SPLIT, G_REACHW, G_REACHH];
 
+/** Whether an arena's last layout is `regions`, field by field and size by size (validate()). */
+function laidOutAs(arena: Arena, regions: readonly Region[]): boolean {
+  return arena.sizes.length === regions.length && regions.every((r, k) => r.field === arena.fields[k] && r.bytes === arena.sizes[k]);
+}
+
 /** Regions of regionsFor's list that hold nothing between calls (every call writes them before it reads them): a snapshot holds them as zeros. */
 const SCRATCH_REGIONS = [H_BOX, H_SEL, H_CELLS, H_ENTRIES, H_LARGE, H_HOME, H_HIST, H_PAIRS, H_PLANES].map((f) => regionsFor(1, 1).findIndex((r) => r.field === f));
 
@@ -323,7 +328,7 @@ export class World {
   private _kinds = new Uint8Array(0);
   private _flags = new Uint8Array(0);
   private _pairs = new Int32Array(0);
-  private words = new Int32Array(0); // the whole memory, for copying pairs out
+  private words = new Int32Array(0); // the whole memory, for copying pairs and contact records out
   private _results = new Int32Array(0);
   private _vx = new Float32Array(0);
   private _vy = new Float32Array(0);
@@ -535,11 +540,13 @@ export class World {
     // (setPositions' staging, the SIMD pair walk's scratch) hold nothing between calls: every call
     // writes them before it reads them. So a snapshot holds them as zeros, and a call refused after
     // writing them leaves the snapshot as it was.
-    for (const r of SCRATCH_REGIONS) {
-      memory.fill(0, HEADERS_END + this.arena.offsets[r] - ARENA_BASE, HEADERS_END + this.arena.offsets[r] + this.arena.sizes[r] - ARENA_BASE);
-    }
+    const zero = (arena: Arena, r: number) => {
+      const at = HEADERS_END + arena.offsets[r] - ARENA_BASE;
+      memory.fill(0, at, at + arena.sizes[r]);
+    };
+    for (const r of SCRATCH_REGIONS) zero(this.arena, r);
     // controllerContacts' scratch: its records before they are copied out, the current controller.
-    if (this.contactCap > 0) memory.fill(0, HEADERS_END + this.contactArena.offsets[0] - ARENA_BASE, HEADERS_END + this.contactArena.offsets[0] + this.contactArena.sizes[0] - ARENA_BASE);
+    if (this.contactCap > 0) zero(this.contactArena, 0);
     memory.fill(0, WORLD_HEADER + CONTACTS_SCRATCH, WORLD_HEADER + CONTACTS_SCRATCH + 8 * X_C_FIELDS);
     return encodeSnapshot(this.state(), memory);
   }
@@ -1187,10 +1194,7 @@ export class World {
     checkGroups("controllerContacts", pickUpMask);
     this.checkLive("controllerContacts");
     if (this.contactCap === 0) {
-      // Laying out the record region writes memory: the bodies are checked first.
-      this.keepReport();
-      this.kernel.invalidSlots(this.top, mask);
-      this.afterPairs();
+      this.checkBeforeLayout(mask); // laying out the record region writes memory
       this.ensureContacts(64);
     }
     for (;;) {
@@ -1207,8 +1211,7 @@ export class World {
         this.ensureContacts(total);
       } catch (e) {
         // Refused: the records written are the core's scratch; the header goes back to what it was.
-        this.refresh();
-        this.header.set(this.keptHeader);
+        this.putHeaderBack();
         throw e;
       }
     }
@@ -1266,9 +1269,7 @@ export class World {
     // buffer after writing its flags (a refusal then would leave them written). Growing relays
     // memory: the bodies are checked first.
     if (this.growPairs && this.pairCap < this.top) {
-      this.keepReport();
-      this.kernel.invalidSlots(this.top, bulletMask | enemyMask);
-      this.afterPairs();
+      this.checkBeforeLayout(bulletMask | enemyMask);
       this.growPairsTo("firstHits", this.top);
     }
     for (;;) {
@@ -1287,11 +1288,8 @@ export class World {
   buildGrid(mask = ALL_GROUPS): number {
     checkMask("buildGrid", "mask", mask);
     if (this.probeSlots !== this.cap) {
-      // Laying the probe grid out writes memory: the bodies are checked first.
       this.pairGrid();
-      this.keepReport();
-      this.kernel.invalidSlots(this.top, mask);
-      this.afterPairs();
+      this.checkBeforeLayout(mask); // laying the probe grid out writes memory
       this.probeArena.check(probeRegions(this.cap), "buildGrid", false, "the probe grid");
       this.layoutProbes();
       this.refresh();
@@ -1455,13 +1453,11 @@ export class World {
     if (live !== this.live) throw new HitcoreError("CORRUPT", `counted ${live} live entities, expected ${this.live}`);
     // The capacities the core trusts, and regions of the sizes they need.
     checkHeader("bodies", this.header, capacityFields(this.cap, this.pairCap));
-    const regions = regionsFor(this.cap, this.pairCap), { fields, sizes } = this.arena;
-    if (sizes.length !== regions.length || regions.some((r, k) => r.field !== fields[k] || r.bytes !== sizes[k])) {
+    if (!laidOutAs(this.arena, regionsFor(this.cap, this.pairCap))) {
       throw new HitcoreError("CORRUPT", `validate: the bodies' regions do not match capacity ${this.cap} and pair capacity ${this.pairCap}`);
     }
     checkHeader("world", this.worldHeader, [W_CAST_CAP, this.castCap, W_CONTACT_CAP, this.contactCap]);
-    const sized = (arena: Arena, want: Region[]) => arena.sizes.length === want.length && want.every((r, k) => r.field === arena.fields[k] && r.bytes === arena.sizes[k]);
-    if (!sized(this.pairsOutArena, pairsOutRegions(this.pairCap)) || !sized(this.probeArena, this.probeSlots === 0 ? [] : probeRegions(this.cap))) {
+    if (!laidOutAs(this.pairsOutArena, pairsOutRegions(this.pairCap)) || !laidOutAs(this.probeArena, this.probeSlots === 0 ? [] : probeRegions(this.cap))) {
       throw new HitcoreError("CORRUPT", "validate: the pairs' or the probe grid's regions do not match the capacities");
     }
     if (this.gridMask !== 0) this.checkGrid();
@@ -1548,7 +1544,7 @@ export class World {
     this._kinds[p] = kind;
     const useGrid = this.gridMask !== 0 && ((mask & ~this.gridMask) >>> 0) === 0;
     this.keepReport();
-    if (useGrid && !this.probeIn) this.probeGrid();
+    if (useGrid) this.probeGrid();
     const n = this.kernel.queryProbe(this.top, mask, useGrid, exclude);
     this._kinds[p] = KIND_NONE;
     if (this.header[S_INVALID] > 0) {
@@ -1565,6 +1561,19 @@ export class World {
     this.refresh();
     this.wasInvalid = this.header[S_INVALID];
     this.wasFirst = this.header[S_FIRST_INVALID];
+  }
+
+  /** The grid queries' refusal (INVALID_ENTITY) for bodies in `mask`, run alone before a call lays out memory, so that a refused call lays out nothing. */
+  private checkBeforeLayout(mask: number): void {
+    this.keepReport();
+    this.kernel.invalidSlots(this.top, mask);
+    this.afterPairs();
+  }
+
+  /** Puts back the header keepHeader kept: a pair query or controllerContacts refused after the core ran. */
+  private putHeaderBack(): void {
+    this.refresh();
+    this.header.set(this.keptHeader);
   }
 
   /** Keeps the whole header before a pair query (keepReport's report among it), for a refusal to put back. */
@@ -1626,8 +1635,7 @@ export class World {
     } catch (e) {
       // Refused: the pairs out and the probe grid were never written, the core's grid and pairs
       // are scratch, and the header goes back to what it was.
-      this.refresh();
-      this.header.set(this.keptHeader);
+      this.putHeaderBack();
       throw e;
     }
   }

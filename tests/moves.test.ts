@@ -474,6 +474,35 @@ describe("casts against every part of the level", () => {
   });
 });
 
+/** A wrapping map: its size, floor and cells ([col, row, TileCell]). */
+interface WrapMap { cols: number; rows: number; size: number; floor: boolean; cells: [number, number, number][] }
+
+/** The first hit of the body `add` puts in a fresh world on the map, moved by (vx, vy) times k with Response.Stop. */
+async function wrapMoveHit(backend: (typeof BACKENDS)[number], map: WrapMap, add: (world: World) => number, vx: number, vy: number, k: number) {
+  const world = await newWorld(backend);
+  const tiles = world.addTileMap({ cols: map.cols, rows: map.rows, tileSize: map.size, wrap: true, solidFloor: map.floor });
+  for (const [c, r, cell] of map.cells) tiles.setCell(c, r, cell);
+  const s = world.indexOf(add(world));
+  world.vx[s] = vx * k;
+  world.vy[s] = vy * k;
+  world.moveBodies(ALL, Response.Stop);
+  return { part: world.hitPart[s], shape: world.hitShape[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s] };
+}
+
+/**
+ * The long move meets the cell the move scaled by `scale` meets, at the scaled time, or no cell
+ * before where the short move ends. Returns whether the short move met a cell.
+ */
+function expectScaledHit(short: Awaited<ReturnType<typeof wrapMoveHit>>, long: Awaited<ReturnType<typeof wrapMoveHit>>, scale: number, what: string): boolean {
+  if (short.part === Part.Tiles) {
+    expect({ part: long.part, shape: long.shape, nx: long.nx, ny: long.ny }, what).toEqual({ part: short.part, shape: short.shape, nx: short.nx, ny: short.ny });
+    expect(long.t / scale, what).toBeCloseTo(short.t, 5);
+    return true;
+  }
+  if (long.part === Part.Tiles) expect(long.t, what).toBeGreaterThanOrEqual(scale * (1 - 1e-6)); // beyond where the short move ends
+  return false;
+}
+
 describe("moveBodies on a wrapping map, moves longer than 2^20 cells", () => {
   // A move that long is cut into 2^20 pieces, each longer than the map, so each piece's cells are
   // taken from a window of the map's columns. The same move scaled down by a power of two (exact
@@ -486,8 +515,8 @@ describe("moveBodies on a wrapping map, moves longer than 2^20 cells", () => {
     for (const backend of BACKENDS) {
       for (let scene = 0; scene < 40; scene++) {
         const cols = 5 + Math.floor(rand() * 26), rows = 3 + Math.floor(rand() * 10), size = [1, 16, 0.25][scene % 3];
-        const floor = rand() < 0.5, cells: [number, number][] = [];
-        for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (rand() < 0.12) cells.push([c, r]);
+        const floor = rand() < 0.5, cells: [number, number, number][] = [];
+        for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (rand() < 0.12) cells.push([c, r, TileCell.Platform]);
         const kind = scene % 3;
         const x = rand() * cols * size, y = (rand() * (rows + 2) - 1) * size;
         // Every fourth scene nearly along the rows (or exactly): the body stays in its rows for
@@ -496,26 +525,10 @@ describe("moveBodies on a wrapping map, moves longer than 2^20 cells", () => {
         const cellsMoved = 2 ** (21 + rand() * 20);
         const vx = f32(Math.cos(angle) * cellsMoved * size), vy = f32(Math.sin(angle) * cellsMoved * size);
         const scale = 2 ** -(Math.ceil(Math.log2(cellsMoved)) - 18); // about 2^18 cells: no cap
-        const run = async (k: number) => {
-          const world = await newWorld(backend);
-          const map = world.addTileMap({ cols, rows, tileSize: size, wrap: true, solidFloor: floor });
-          for (const [c, r] of cells) map.setCell(c, r, TileCell.Platform);
-          const id = kind === 0 ? world.addPoint(x, y) : kind === 1 ? world.addCircle(x, y, 0.3 * size) : world.addRect(x, y, 0.5 * size, 0.7 * size);
-          const s = world.indexOf(id);
-          world.vx[s] = vx * k;
-          world.vy[s] = vy * k;
-          world.moveBodies(ALL, Response.Stop);
-          return { part: world.hitPart[s], shape: world.hitShape[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s] };
-        };
-        const short = await run(scale), long = await run(1);
-        const what = `${backend} scene ${scene}: ${JSON.stringify({ cols, rows, size, floor, kind, x, y, vx, vy })}`;
-        if (short.part === Part.Tiles) {
-          hits++;
-          expect({ part: long.part, shape: long.shape, nx: long.nx, ny: long.ny }, what).toEqual({ part: short.part, shape: short.shape, nx: short.nx, ny: short.ny });
-          expect(long.t / scale, what).toBeCloseTo(short.t, 5);
-        } else if (long.part === Part.Tiles) {
-          expect(long.t, what).toBeGreaterThanOrEqual(scale * (1 - 1e-6)); // beyond where the short move ends
-        }
+        const map = { cols, rows, size, floor, cells };
+        const add = (world: World) => (kind === 0 ? world.addPoint(x, y) : kind === 1 ? world.addCircle(x, y, 0.3 * size) : world.addRect(x, y, 0.5 * size, 0.7 * size));
+        const short = await wrapMoveHit(backend, map, add, vx, vy, scale), long = await wrapMoveHit(backend, map, add, vx, vy, 1);
+        if (expectScaledHit(short, long, scale, `${backend} scene ${scene}: ${JSON.stringify({ cols, rows, size, floor, kind, x, y, vx, vy })}`)) hits++;
       }
     }
     expect(hits).toBeGreaterThan(30);
@@ -538,27 +551,12 @@ describe("moveBodies on a wrapping map, moves longer than 2^20 cells", () => {
         const cellsMoved = 2 ** (21 + rand() * 16), dir = rand() < 0.5 ? -1 : 1;
         const vx = f32(dir * cellsMoved * size), vy = f32([1e-7, -1e-7, 1e-4, -1e-4][Math.floor(rand() * 4)] * cellsMoved * size);
         const scale = 2 ** -(Math.ceil(Math.log2(cellsMoved)) - 18);
-        const run = async (k: number) => {
-          const world = await newWorld(backend);
-          const map = world.addTileMap({ cols, rows, tileSize: size, wrap: true, solidFloor: true });
-          for (const [c, r, cell] of cells) map.setCell(c, r, cell);
-          const id = kind === 0 ? world.addPoint(x, y) : kind === 1 ? world.addCircle(x, y, 0.4 * size) : world.addRect(x, y, 0.6 * size, h);
-          const s = world.indexOf(id);
-          world.vx[s] = vx * k;
-          world.vy[s] = vy * k;
-          world.moveBodies(ALL, Response.Stop);
-          return { part: world.hitPart[s], shape: world.hitShape[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s] };
-        };
-        const short = await run(scale), long = await run(1);
-        const what = `${backend} scene ${scene}: ${JSON.stringify({ cols, rows, size, kind, x, y, vx, vy })}`;
-        if (short.part === Part.Tiles) {
-          hits++;
-          if (short.shape >= 0 && cells.some(([c, r, cell]) => r * cols + c === short.shape && cell === TileCell.OneWay)) oneWayHits++;
-          expect({ part: long.part, shape: long.shape, nx: long.nx, ny: long.ny }, what).toEqual({ part: short.part, shape: short.shape, nx: short.nx, ny: short.ny });
-          expect(long.t / scale, what).toBeCloseTo(short.t, 5);
-        } else if (long.part === Part.Tiles) {
-          expect(long.t, what).toBeGreaterThanOrEqual(scale * (1 - 1e-6));
-        }
+        const map = { cols, rows, size, floor: true, cells };
+        const add = (world: World) => (kind === 0 ? world.addPoint(x, y) : kind === 1 ? world.addCircle(x, y, 0.4 * size) : world.addRect(x, y, 0.6 * size, h));
+        const short = await wrapMoveHit(backend, map, add, vx, vy, scale), long = await wrapMoveHit(backend, map, add, vx, vy, 1);
+        if (!expectScaledHit(short, long, scale, `${backend} scene ${scene}: ${JSON.stringify({ cols, rows, size, kind, x, y, vx, vy })}`)) continue;
+        hits++;
+        if (short.shape >= 0 && cells.some(([c, r, cell]) => r * cols + c === short.shape && cell === TileCell.OneWay)) oneWayHits++;
       }
     }
     expect(hits).toBeGreaterThan(20);

@@ -51,38 +51,34 @@ export function invalidSlots(count: i32, mask: i32): i32 {
 function allOk(count: i32): bool {
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const most = <u32>f32Bits(<f32>MAX_COORD), most2 = most << 1;
-  let i = 0, ok = true;
   if (SIMD) {
-    let xy = i32x4.splat(0), ab = i32x4.splat(0);
+    let i = 0, xy = i32x4.splat(0), ab = i32x4.splat(0);
     for (; i + 4 <= count; i += 4) {
       const x = v128.load(xp + (i << 2)), y = v128.load(yp + (i << 2));
       const a = v128.load(ap + (i << 2)), b = v128.load(bp + (i << 2));
       xy = i32x4.max_u(xy, i32x4.max_u(i32x4.shl(x, 1), i32x4.shl(y, 1)));
       ab = i32x4.max_u(ab, i32x4.max_u(a, b));
     }
-    ok = i32x4.all_true(v128.and(i32x4.lt_u(xy, i32x4.splat(most2)), i32x4.lt_u(ab, i32x4.splat(most))));
-  }
-  let bad = false;
-  if (!SIMD) {
-    // Two slots per 64-bit load, each 32-bit lane tested by an add: lane + (2^31 - most) sets the
-    // lane's top bit exactly when the lane (below 2^31) is at or past `most`. x and y lose their
-    // sign bit first; a size with its top bit set is bad as it is, and only such a low lane can
-    // carry into the high one. One or-ed accumulator, tested once. An odd count reads slot `count`
-    // too, inside the planes (capacity + 1 slots); a bad value there only sends the call to the
-    // exact pass, which reads [0, count).
-    const lanes: u64 = 0x0000000100000001, top: u64 = 0x8000000080000000;
-    const k = <u64>(0x80000000 - most) * lanes, abs = ~top;
-    let acc: u64 = 0;
-    for (; i < count; i += 2) {
+    let bad = false;
+    for (; i < count; i++) {
       const o = i << 2;
-      const x = load<u64>(xp + o), y = load<u64>(yp + o), a = load<u64>(ap + o), b = load<u64>(bp + o);
-      acc |= ((x & abs) + k) | ((y & abs) + k) | a | (a + k) | b | (b + k);
+      bad |= (<u32>i32At(xp + o) << 1 >= most2) | (<u32>i32At(yp + o) << 1 >= most2) | (<u32>i32At(ap + o) >= most) | (<u32>i32At(bp + o) >= most);
     }
-    bad = (acc & top) != 0;
+    return i32x4.all_true(v128.and(i32x4.lt_u(xy, i32x4.splat(most2)), i32x4.lt_u(ab, i32x4.splat(most)))) && !bad;
   }
-  if (SIMD) for (; i < count; i++) {
+  // Two slots per 64-bit load, each 32-bit lane tested by an add: lane + (2^31 - most) sets the
+  // lane's top bit exactly when the lane (below 2^31) is at or past `most`. x and y lose their
+  // sign bit first; a size with its top bit set is bad as it is, and only such a low lane can
+  // carry into the high one. One or-ed accumulator, tested once. An odd count reads slot `count`
+  // too, inside the planes (capacity + 1 slots); a bad value there only sends the call to the
+  // exact pass, which reads [0, count).
+  const lanes: u64 = 0x0000000100000001, top: u64 = 0x8000000080000000;
+  const k = <u64>(0x80000000 - most) * lanes, abs = ~top;
+  let acc: u64 = 0;
+  for (let i = 0; i < count; i += 2) {
     const o = i << 2;
-    bad |= (<u32>i32At(xp + o) << 1 >= most2) | (<u32>i32At(yp + o) << 1 >= most2) | (<u32>i32At(ap + o) >= most) | (<u32>i32At(bp + o) >= most);
+    const x = load<u64>(xp + o), y = load<u64>(yp + o), a = load<u64>(ap + o), b = load<u64>(bp + o);
+    acc |= ((x & abs) + k) | ((y & abs) + k) | a | (a + k) | b | (b + k);
   }
-  return ok && !bad;
+  return (acc & top) == 0;
 }
