@@ -301,6 +301,7 @@ export class World {
   private statsOfProbe = false; // whether the last grid call was buildGrid or a probe (stats() then shows the probe grid)
   private readonly swapped = new Int32Array(HEADER_FIELDS); // the pair queries' fields while the probe grid is swapped in
   private readonly keptHeader = new Int32Array(HEADER_FIELDS); // the header before a pair query, for a refusal to put back
+  private headerKept = false; // keptHeader holds the header from before the running call (keepHeader, not keepReport)
   /** The last cast's hit (castSegment, castRay, castCircle, castBox). */
   readonly hit = new Hit();
   private cap = 0; // entity slots per store
@@ -1559,6 +1560,7 @@ export class World {
   /** Keeps the header's invalid report (S_INVALID, S_FIRST_INVALID) for refuseInvalid to put back: a refused call leaves memory as it was. */
   private keepReport(): void {
     this.refresh();
+    this.headerKept = false;
     this.wasInvalid = this.header[S_INVALID];
     this.wasFirst = this.header[S_FIRST_INVALID];
   }
@@ -1581,6 +1583,7 @@ export class World {
     this.pairGrid();
     this.keepReport();
     this.keptHeader.set(this.header);
+    this.headerKept = true;
   }
 
   /** After a grid query or build (keepReport before it): refuses it when the core did. */
@@ -1591,13 +1594,19 @@ export class World {
 
   /**
    * INVALID_ENTITY, naming the slot and field, for a call the core refused because slots it reads
-   * hold no valid shape (one rule for pair and probe queries; the core wrote nothing but the
-   * report, which goes back to what keepReport kept).
+   * hold no valid shape (one rule for pair and probe queries). The core wrote nothing but the
+   * report, which goes back to what keepReport kept; or, for a pair query (selfPairs and a repeated
+   * crossPairs refuse at their end), its scratch and the header, which goes back to what
+   * keepHeader kept.
    */
   private refuseInvalid(): never {
     const h = this.header, bad = h[S_INVALID], slot = h[S_FIRST_INVALID];
-    h[S_INVALID] = this.wasInvalid;
-    h[S_FIRST_INVALID] = this.wasFirst;
+    if (this.headerKept) {
+      h.set(this.keptHeader);
+    } else {
+      h[S_INVALID] = this.wasInvalid;
+      h[S_FIRST_INVALID] = this.wasFirst;
+    }
     this.checkSlotData(slot);
     throw new HitcoreError("INVALID_ENTITY", `${bad} entities hold invalid data (first: slot ${slot}).`);
   }

@@ -413,12 +413,17 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
     });
 
     it("the check finds a bad value in every slot and every plane, and passes the largest value the limit allows", async () => {
-      // The check reads the planes several slots at a time (four on the SIMD core, two on the
-      // scalar core's 64-bit loads, then one by one): a bad value must be found in each position.
-      const world = await newWorld(backend, { capacity: 16 });
+      // The check pass reads the planes several slots at a time (four on the SIMD core, two on the
+      // scalar core's 64-bit loads, then one by one), and so do the passes of selfPairs and of a
+      // repeated crossPairs, which check as they read (both sides: the indexed one in the select
+      // pass, the other in the probes): a bad value must be found in each position.
+      // Room for crossPairs' reach grid over the three enemies (group 2), which a repeated call takes;
+      // the probes (group 1) fill the vector loops' lanes in slots 4 to 7, mixed with an enemy in 0 to 3.
+      const world = await newWorld(backend, { capacity: 64 });
       const n = 11;
-      for (let k = 0; k < n; k++) world.addRect(9 * k, 10 + (k % 3), 6, 5, 1);
-      const pairs = world.selfPairs();
+      for (let k = 0; k < n; k++) world.addRect(9 * k, 10 + (k % 3), 12, 5, k === 1 || k >= 9 ? 2 : 1);
+      const pairs = world.selfPairs(), cross = world.crossPairs(1, 2), firsts = world.firstHits(1, 2);
+      expect(cross).toBeGreaterThan(0);
       // MAX_COORD rounds up as an f32 (the planes' type): the f32 just below it is the largest allowed.
       const largest = new Float32Array(new Uint32Array([new Uint32Array(new Float32Array([MAX_COORD]).buffer)[0] - 1]).buffer)[0];
       expect(largest).toBeLessThan(MAX_COORD);
@@ -430,16 +435,23 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
           const old = view[slot];
           for (const value of bad) {
             view[slot] = value;
-            const e = refusedUnchanged(world, "INVALID_ENTITY", () => world.selfPairs());
-            expect(e.message, `${field} = ${value} in slot ${slot}`).toContain(`slot ${slot}`);
+            for (const [name, run] of [
+              ["selfPairs", () => world.selfPairs()], ["crossPairs", () => world.crossPairs(1, 2)], ["firstHits", () => world.firstHits(1, 2)],
+            ] as const) {
+              const e = refusedUnchanged(world, "INVALID_ENTITY", run);
+              expect(e.message, `${name}: ${field} = ${value} in slot ${slot}`).toContain(`slot ${slot}`);
+            }
           }
           // The largest number the limit allows is a position or a size like any other.
           view[slot] = size ? largest : -largest;
           expect(() => world.selfPairs(), `${field} = ${view[slot]} in slot ${slot}`).not.toThrow();
+          expect(() => world.crossPairs(1, 2), `${field} = ${view[slot]} in slot ${slot}`).not.toThrow();
           view[slot] = old;
         }
       }
       expect(world.selfPairs()).toBe(pairs);
+      expect(world.crossPairs(1, 2)).toBe(cross);
+      expect(world.firstHits(1, 2)).toBe(firsts);
     });
   });
 

@@ -20,23 +20,12 @@ import { circleCircle, overlapShapes, rectRect } from "../shapes.ts";
 @inline export function boxY1(k: i32, y: f32, a: f32, b: f32): f32 { return toF32(y + pick<f32>(b, pick<f32>(a, 0, k == KIND_CIRCLE), k == KIND_RECT)); }
 
 /**
- * Whether a shape's box is usable: sizes not negative (a circle's radius, a rect's width and
- * height) and all four coordinates finite (x - x is 0 only for finite x, and a NaN anywhere makes
- * the sum NaN: one comparison rejects NaN and both infinities). Bitwise, so it costs no branch.
- */
-// @ts-ignore: decorator
-@inline export function boxOk(k: i32, a: f32, b: f32, x0: f32, y0: f32, x1: f32, y1: f32): bool {
-  return (bit(pick<f32>(a, 0, k >= KIND_CIRCLE) >= 0) & bit(pick<f32>(b, 0, k == KIND_RECT) >= 0) &
-    bit((x0 - x0) + (y0 - y0) + (x1 - x1) + (y1 - y1) == 0)) != 0; // each difference is 0 or NaN, in f32 as in f64
-}
-
-/**
  * Whether a slot's numbers are within the facade's rule (bindings/validate.ts coordOk): x, y and
  * the sizes its kind has (a circle's radius, a rect's width and height) of magnitude at most
- * MAX_COORD as stored, sizes not negative; NaN fails every comparison. A shape within it has a
- * usable box (boxOk: no sum of two such numbers overflows an f32), so a query that checked its
- * slots with this never meets one the box test refuses. `most` is MAX_COORD as an f32 (it rounds
- * up): an f32 below it is one at most MAX_COORD.
+ * MAX_COORD as stored, sizes not negative; NaN fails every comparison. `most` is MAX_COORD as an
+ * f32 (it rounds up): an f32 below it is one at most MAX_COORD. Every pass that reads a slot's
+ * numbers tests them with this (shapeOk4 by lane) and skips and notes a slot it refuses, so the
+ * boxes the passes build are finite: no sum of two such numbers overflows an f32.
  */
 // @ts-ignore: decorator
 @inline export function shapeOk(k: i32, x: f32, y: f32, a: f32, b: f32, most: f32): bool {

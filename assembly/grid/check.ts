@@ -1,20 +1,32 @@
-// The refusal check every grid query and build runs before it writes anything: a value written
-// through a view (NaN, an infinity, a number past MAX_COORD, a negative size) makes the call
-// refuse, and a refused call changes nothing. The passes write the grid, the pair buffer and the
-// stats as they go, so the slots the call reads are checked first, with the facade's rule
-// (shapeOk: every number below MAX_COORD, sizes not negative), which is stricter than the passes'
-// box test (boxOk): no pass meets a slot it refuses. The check writes nothing but the invalid
-// report, and that only when it refuses.
+// The refusal every grid query and build makes: a value written through a view (NaN, an
+// infinity, a number past MAX_COORD, a negative size) in a slot the call reads makes it refuse,
+// with the number of such slots and the first in S_INVALID / S_FIRST_INVALID. Every pass that
+// reads a slot's numbers tests them with the facade's rule (shapeOk) and skips and notes a slot
+// it refuses, so no pass builds a box from such a slot. A query whose passes read every slot it
+// answers for refuses at its end from what they noted (checkedAfter); a query that writes what
+// later calls read before its passes are done runs the check pass first (invalidSlots), which
+// writes nothing but the report, and that only when it refuses.
 //
-// Two passes, so that a frame pays for one plane read per number: allOk reads x, y, a and b of
-// every slot with no branch (a world nobody wrote a bad value into through a view passes it), and
-// only when it fails does the exact pass look at kinds and groups to decide whether the bad value
-// is one the call reads.
+// The check pass is two passes, so that a frame pays for one plane read per number: allOk reads
+// x, y, a and b of every slot with no branch (a world nobody wrote a bad value into through a
+// view passes it), and only when it fails does the exact pass look at kinds and groups to decide
+// whether the bad value is one the call reads.
 import { H_A, H_B, H_GROUPS, H_KIND, H_X, H_Y, KIND_NONE, MAX_COORD } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
 import { f32At, f32Bits, i32At, SIMD, u8At } from "../memory.ts";
 import { shapeOk } from "./boxes.ts";
 import { flushInvalid, invalidCount, noteInvalid, resetInvalid } from "./stats.ts";
+
+/**
+ * The end of a query whose passes checked the slots as they read them, every live slot in `mask`
+ * among them: `total` when they noted none, else 0 with the check pass's report, the one a
+ * refusal before the passes gives.
+ */
+export function checkedAfter(total: i32, count: i32, mask: i32): i32 {
+  if (invalidCount() == 0) return total;
+  invalidSlots(count, mask);
+  return 0;
+}
 
 /**
  * How many live slots in [0, count) with (groups & mask) != 0 hold numbers past the facade's rule

@@ -4,16 +4,17 @@
 // probed by the other (probes.ts). firstHits keeps each bullet's lowest-slot enemy of crossPairs'
 // pairs when the bullets probe, or scans a home grid of the enemies.
 import {
-  CLASS_ALL, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_COLS, G_ENTRIES, G_INDEX_MASK_A, G_INDEX_MASK_B, G_INDEX_SIDE, G_INV,
-  G_LARGE, G_MAXX, G_MAXY, G_OX, G_OY, G_PROBE_H, G_PROBE_KNOWN, G_PROBE_MASK, G_PROBE_W, G_ROWS, H_A, H_B, H_CAPACITY, H_CELLS,
-  H_ENTRIES, H_FLAGS, H_GROUPS, H_KIND, H_PAIRS, H_PAIRS_CAP, H_X, H_Y, INDEX_A, INDEX_B, INDEX_NONE, KIND_NONE, KIND_SHIFT,
-  NO_SLOT, TAG_SLOT,
+  CLASS_ALL, COVER_RECORDS, ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_COLS, G_ENTRIES, G_INDEX_MASK_A, G_INDEX_MASK_B, G_INDEX_SIDE,
+  G_INV, G_LARGE, G_MAXX, G_MAXY, G_OX, G_OY, G_PROBE_H, G_PROBE_KNOWN, G_PROBE_MASK, G_PROBE_W, G_ROWS, H_A, H_B, H_CAPACITY,
+  H_CELLS, H_ENTRIES, H_FLAGS, H_GROUPS, H_KIND, H_PAIRS, H_PAIRS_CAP, H_X, H_Y, INDEX_A, INDEX_B, INDEX_NONE, KIND_NONE,
+  KIND_SHIFT, MAX_COORD, NO_SLOT, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr, hdrF, setHdr, setHdrF } from "../header.ts";
 import { bit, f32At, fill, i32At, maxI32, minI32, setI32, setU8, SIMD, u8At } from "../memory.ts";
 import { overlapShapes } from "../shapes.ts";
-import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
+import { boxLo, boxX1, boxY1, cellOf, recordOverlaps, shapeOk } from "./boxes.ts";
 import { build } from "./build.ts";
+import { checkedAfter, invalidSlots } from "./check.ts";
 import { firstCrowded, isCrowded, probeCrowded } from "./crowded.ts";
 import { MODE_FIRST, probeGrid, scanCells } from "./probes.ts";
 import { probeExtent, reachHeight, reachWidth, setReach } from "./reach.ts";
@@ -54,13 +55,33 @@ function crossAgain(count: i32, maskA: i32, maskB: i32, cellSize: f32): bool {
 }
 
 /**
- * All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may
- * exceed the capacity. `counted`: the caller ran liveInBoth with these masks (firstHits).
+ * crossPairs with the refusal check (check.ts). A repeated call (crossAgain) runs no check pass:
+ * its select pass reads every live slot of the indexed mask and its probes every live slot of the
+ * other, both skip and note the slots the facade's rule refuses, and the call refuses at its end
+ * when they noted one (checkedAfter). Any other call runs the check pass first.
  */
-export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32, counted: bool = false): i32 {
+export function crossPairsChecked(count: i32, maskA: i32, maskB: i32, cellSize: f32): i32 {
   maskA |= 0; // the js backend may pass masks as numbers up to 2^32: as i32, they compare with the header's
   maskB |= 0;
-  if (hdr(G_INDEX_SIDE) != INDEX_NONE && hdr(G_INDEX_MASK_A) == maskA && hdr(G_INDEX_MASK_B) == maskB && crossAgain(count, maskA, maskB, cellSize)) return pairsFound();
+  if (repeated(maskA, maskB) && crossAgain(count, maskA, maskB, cellSize)) return checkedAfter(pairsFound(), count, maskA | maskB);
+  return invalidSlots(count, maskA | maskB) != 0 ? 0 : crossPairs(count, maskA, maskB, cellSize, false, false);
+}
+
+/** Whether the last crossPairs had these masks and indexed a side: crossAgain may take the call. */
+// @ts-ignore: decorator
+@inline function repeated(maskA: i32, maskB: i32): bool {
+  return hdr(G_INDEX_SIDE) != INDEX_NONE && hdr(G_INDEX_MASK_A) == maskA && hdr(G_INDEX_MASK_B) == maskB;
+}
+
+/**
+ * All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may
+ * exceed the capacity. `counted`: the caller ran liveInBoth with these masks (firstHits); `again`:
+ * crossAgain may take the call.
+ */
+export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32, counted: bool = false, again: bool = true): i32 {
+  maskA |= 0;
+  maskB |= 0;
+  if (again && repeated(maskA, maskB) && crossAgain(count, maskA, maskB, cellSize)) return pairsFound();
   setHdr(G_INDEX_SIDE, INDEX_NONE);
   beginCall();
   if (!counted) liveInBoth(count, maskA, maskB);
@@ -235,7 +256,7 @@ function firstScan(count: i32, maskA: i32, exclusive: bool): i32 {
     const sx = f32At(xp + (i << 2)), sy = f32At(yp + (i << 2));
     const sa = f32At(ap + (i << 2)), sb = f32At(bp + (i << 2));
     const x0 = boxLo(sk, sx, sa), y0 = boxLo(sk, sy, sa), x1 = boxX1(sk, sx, sa), y1 = boxY1(sk, sy, sa, sb);
-    if (!boxOk(sk, sa, sb, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (!shapeOk(sk, sx, sy, sa, sb, <f32>MAX_COORD)) { noteInvalid(i); continue; }
     let best = NO_SLOT;
     if (large > 0) {
       best = scanCells(i, i, MODE_FIRST, 0, exclusive, false, x0, y0, x1, y1);

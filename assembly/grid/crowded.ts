@@ -5,16 +5,16 @@
 // (x0s, y0s, x1s, y1s) with the counts in locals: a crowded cell costs no more than a double loop
 // over its entities, and far less when their left edges spread.
 import {
-  ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_COLS, G_ENTRIES, G_INV, G_MASK, G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, H_A, H_B, H_CAPACITY, H_CELLS,
-  H_ENTRIES, H_FLAGS, H_GROUPS, H_HOME, H_KIND, H_PAIRS, H_PAIRS_CAP, H_PLANES, H_X, H_Y, KIND_NONE, KIND_POINT, KIND_SHIFT, NO_SLOT,
-  PLANE_SLACK, TAG_SLOT,
+  ENTRY_BYTES, FLAG_HIT, FLAG_STOPPED, G_COLS, G_ENTRIES, G_INV, G_MASK, G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, H_A, H_B,
+  H_CAPACITY, H_CELLS, H_ENTRIES, H_FLAGS, H_GROUPS, H_HOME, H_KIND, H_PAIRS, H_PAIRS_CAP, H_PLANES, H_X, H_Y, KIND_NONE,
+  KIND_POINT, KIND_SHIFT, MAX_COORD, NO_SLOT, PLANE_SLACK, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr, hdrF } from "../header.ts";
 import {
   bit, copy, ctz32, f32At, i32At, maxF32, maxI32, minI32, pick, popcnt32, setF32, setI32, setU8, SIMD, toF32, u8At,
 } from "../memory.ts";
 import { overlapShapes } from "../shapes.ts";
-import { boxLo, boxOk, boxX1, boxY1, cellOf, overlapInline, reachLo } from "./boxes.ts";
+import { boxLo, boxX1, boxY1, cellOf, overlapInline, reachLo, shapeOk } from "./boxes.ts";
 import { boxPlanes, fillPlanes } from "./simd.ts";
 import { countTests, emitAt, heldCount, narrowSoFar, noteInvalid, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
 
@@ -194,7 +194,7 @@ export function probeCrowded(count: i32, mask: i32, rev: bool): i32 {
     if ((i32At(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
     const xi = f32At(xp + (i << 2)), yi = f32At(yp + (i << 2)), ai = f32At(ap + (i << 2)), bi = f32At(bp + (i << 2));
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (!shapeOk(ki, xi, yi, ai, bi, <f32>MAX_COORD)) { noteInvalid(i); continue; }
     if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
     nf = heldCount(nf); // a probe adds fewer than 2^31
     const c0x = maxI32(cellOf(x0, ox, inv, cols) - 1, 0), c0y = maxI32(cellOf(y0, oy, inv, rows) - 1, 0);
@@ -263,7 +263,7 @@ export function firstCrowded(count: i32, mask: i32, exclusive: bool): i32 {
     if ((i32At(gp + (i << 2)) & mask) == 0 || ki == KIND_NONE) continue;
     const xi = f32At(xp + (i << 2)), yi = f32At(yp + (i << 2)), ai = f32At(ap + (i << 2)), bi = f32At(bp + (i << 2));
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (!shapeOk(ki, xi, yi, ai, bi, <f32>MAX_COORD)) { noteInvalid(i); continue; }
     if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
     const c0x = maxI32(cellOf(x0, ox, inv, cols) - 1, 0), c0y = maxI32(cellOf(y0, oy, inv, rows) - 1, 0);
     const c1x = cellOf(x1, ox, inv, cols), c1y = cellOf(y1, oy, inv, rows);

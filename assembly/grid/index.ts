@@ -33,15 +33,19 @@
 // What a call keeps for the next lives in the header (G_GUESS_*, G_CROWDED, G_PROBE_*, ...), so
 // each world keeps its own; module-level variables hold only the current call's state.
 import { buildGrid as buildRun } from "./build.ts";
-import { invalidSlots } from "./check.ts";
-import { crossPairs as crossRun, firstHits as firstRun } from "./cross.ts";
+import { checkedAfter, invalidSlots } from "./check.ts";
+import { crossPairsChecked, firstHits as firstRun } from "./cross.ts";
 import { queryProbe } from "./probes.ts";
 import { selfPairs as selfRun } from "./self_pairs.ts";
 
 export { invalidSlots, queryProbe };
 
-// Each query that builds a grid first checks the slots it will read (check.ts): a refused call
-// returns 0 with S_INVALID set, having written nothing else.
+// Each query that builds a grid checks the slots it reads (check.ts): a refused call returns 0
+// with S_INVALID set. buildGrid and firstHits, which write what later calls read (the probe grid,
+// the flags), run the check pass first and write nothing else when refused. selfPairs, and
+// crossPairs when it repeats the last call, check as their passes read the slots and refuse at
+// their end: what they wrote by then is their scratch (the pair queries' grid, H_PAIRS) and
+// header fields, which the facade puts back.
 
 /** Builds the grid over live slots in [0, count) with (groups & mask) != 0; returns how many it holds. */
 export function buildGrid(count: i32, mask: i32, cellSize: f32): i32 {
@@ -50,12 +54,12 @@ export function buildGrid(count: i32, mask: i32, cellSize: f32): i32 {
 
 /** All overlapping pairs within mask; returns the total (pairs past the capacity are counted, not written). */
 export function selfPairs(count: i32, mask: i32, cellSize: f32): i32 {
-  return invalidSlots(count, mask) != 0 ? 0 : selfRun(count, mask, cellSize);
+  return checkedAfter(selfRun(count, mask, cellSize), count, mask);
 }
 
 /** All overlapping (a in maskA, b in maskB) pairs, a != b; returns the total. */
 export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32): i32 {
-  return invalidSlots(count, maskA | maskB) != 0 ? 0 : crossRun(count, maskA, maskB, cellSize);
+  return crossPairsChecked(count, maskA, maskB, cellSize);
 }
 
 /** Each maskA entity stops at the lowest-slot maskB entity it overlaps; returns the number of hits. */

@@ -10,7 +10,7 @@ import {
 import { hdr, hdrF } from "../header.ts";
 import { copy, f32At, i32At, maxI32, minI32, pick, SIMD, u8At } from "../memory.ts";
 import { overlapShapes, overlapSlots } from "../shapes.ts";
-import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps, shapeOk } from "./boxes.ts";
+import { boxLo, boxX1, boxY1, cellOf, recordOverlaps, shapeOk } from "./boxes.ts";
 import { pairCell } from "./reach.ts";
 import { noneInMask4 } from "./simd.ts";
 import {
@@ -126,7 +126,7 @@ export function probeGrid(count: i32, mask: i32, rev: bool): void {
     const xi = f32At(xp + (i << 2)), yi = f32At(yp + (i << 2));
     const ai = f32At(ap + (i << 2)), bi = f32At(bp + (i << 2));
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (!shapeOk(ki, xi, yi, ai, bi, <f32>MAX_COORD)) { noteInvalid(i); continue; }
     if (x1 < ox || y1 < oy || x0 > gx1 || y0 > gy1) continue;
     // A small entity reaches at most one cell past its home: look one cell before this box too.
     const c0x = maxI32(cellOf(x0, ox, inv, cols) - 1, 0), c0y = maxI32(cellOf(y0, oy, inv, rows) - 1, 0);

@@ -4,13 +4,13 @@
 // widening is measured (probeExtent) or taken from the last call with the same probes.
 import {
   ENTRY_BYTES, H_A, H_B, H_CAPACITY, H_CELLS, H_ENTRIES, H_GROUPS, H_HOME, H_KIND, H_LARGE, H_PLANES, H_SEL, H_X, H_Y,
-  KIND_CIRCLE, KIND_NONE, KIND_RECT, KIND_SHIFT, PLANE_SLACK,
+  KIND_CIRCLE, KIND_NONE, KIND_RECT, KIND_SHIFT, MAX_COORD, PLANE_SLACK,
 } from "../../layout/grid.ts";
 import { hdr } from "../header.ts";
 import { f32At, fill, i32At, maxF32, pick, setF32, setI32, SIMD, toF32, u8At } from "../memory.ts";
-import { boxLo, boxOk, boxX1, boxY1, bump, cellOf, reachLo, rectExact } from "./boxes.ts";
+import { boxLo, boxX1, boxY1, bump, cellOf, reachLo, rectExact, shapeOk } from "./boxes.ts";
 import { gridCols, gridOriginX, gridOriginY, gridRows } from "./shape.ts";
-import { boxOk4, fillPlanes, kinds4, min4 } from "./simd.ts";
+import { fillPlanes, kinds4, min4, shapeOk4 } from "./simd.ts";
 
 // The widening of the reach grid being built and probed (per call): the largest probe width and
 // height it finds every pair for.
@@ -54,7 +54,7 @@ function probeExtentSimd(count: i32, mask: i32): void {
     const isCircle = i32x4.eq(k, circle);
     const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.bitselect(b, ac, i32x4.eq(k, rect));
     const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, bs);
-    const ok = boxOk4(live, as, v128.and(b, i32x4.eq(k, rect)), x0, y0, x1, y1);
+    const ok = shapeOk4(live, x, y, as, v128.and(b, i32x4.eq(k, rect)));
     wv = f32x4.pmax(wv, v128.and(f32x4.sub(x1, x0), ok));
     hv = f32x4.pmax(hv, v128.and(f32x4.sub(y1, y0), ok));
   }
@@ -71,7 +71,7 @@ function probeExtentScalar(i: i32, w: f32, h: f32, count: i32, mask: i32): void 
     const x = f32At(xp + (i << 2)), y = f32At(yp + (i << 2));
     const a = f32At(ap + (i << 2)), b = f32At(bp + (i << 2));
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-    if (!boxOk(k, a, b, x0, y0, x1, y1)) continue;
+    if (!shapeOk(k, x, y, a, b, <f32>MAX_COORD)) continue;
     const dx = toF32(x1 - x0), dy = toF32(y1 - y0);
     w = pick(dx, w, dx > w);
     h = pick(dy, h, dy > h);

@@ -3,14 +3,14 @@
 // record by record; the SIMD build lists the probes whose first four records overlap (or whose
 // run is longer) without a branch, then tests the listed ones.
 import {
-  ENTRY_BYTES, G_COLS, G_INV, G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, G_SPARSE_RUNS, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS,
-  H_ENTRIES, H_GROUPS, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_PLANES, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_RECT, KIND_SHIFT,
+  ENTRY_BYTES, G_COLS, G_INV, G_MAXX, G_MAXY, G_OX, G_OY, G_ROWS, G_SPARSE_RUNS, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_ENTRIES,
+  H_GROUPS, H_KIND, H_LARGE, H_PAIRS, H_PAIRS_CAP, H_PLANES, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_RECT, KIND_SHIFT, MAX_COORD,
   PLANE_SLACK, REACH_EXACT, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr, hdrF, setHdr } from "../header.ts";
 import { bit, ctz32, f32At, i32At, pick, popcnt32, setI32, SIMD, toF32, u8At } from "../memory.ts";
-import { boxLo, boxOk, boxX1, boxY1, cellOf, overlapInline, recordOverlaps, rectExact } from "./boxes.ts";
-import { boxOk4, cellsOf, kinds4, min4, planeOverlap } from "./simd.ts";
+import { boxLo, boxX1, boxY1, cellOf, overlapInline, recordOverlaps, rectExact, shapeOk } from "./boxes.ts";
+import { cellsOf, kinds4, min4, planeOverlap, shapeOk4 } from "./simd.ts";
 import {
   countCells, countNarrow, countTests, emitAt, emitPair, narrowSoFar, noteInvalid, pairsFound, setNarrow, setPairsFound,
 } from "./stats.ts";
@@ -79,7 +79,7 @@ function probeReachScalar(count: i32, mask: i32, rev: bool): void {
     const xi = f32At(xp + (i << 2)), yi = f32At(yp + (i << 2));
     const ai = f32At(ap + (i << 2)), bi = f32At(bp + (i << 2));
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (!shapeOk(ki, xi, yi, ai, bi, <f32>MAX_COORD)) { noteInvalid(i); continue; }
     const dx = toF32(x1 - x0), dy = toF32(y1 - y0);
     w = pick(dx, w, dx > w);
     h = pick(dy, h, dy > h);
@@ -168,12 +168,12 @@ function probeReachFirst(count: i32, mask: i32, sparse: bool): i32 {
       // Four live rects (bullets usually are): the box without the kinds' selects.
       x1 = f32x4.add(x, a);
       y1 = f32x4.add(y, b);
-      ok = boxOk4(live, a, b, x0, y0, x1, y1);
+      ok = shapeOk4(live, x, y, a, b);
     } else {
       const isCircle = i32x4.eq(k, circle);
       const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle)), bs = v128.bitselect(b, ac, i32x4.eq(k, rect));
       x0 = f32x4.sub(x, ac); y0 = f32x4.sub(y, ac); x1 = f32x4.add(x, as); y1 = f32x4.add(y, bs);
-      ok = boxOk4(live, as, v128.and(b, i32x4.eq(k, rect)), x0, y0, x1, y1);
+      ok = shapeOk4(live, x, y, as, v128.and(b, i32x4.eq(k, rect)));
     }
     const okBits = i32x4.bitmask(ok);
     for (let bits = liveBits & ~okBits; bits != 0; bits &= bits - 1) noteInvalid(i + ctz32(bits));
@@ -240,7 +240,7 @@ function reachTail(i: i32, count: i32, mask: i32, sparse: bool): void {
     const xi = f32At(xp + (i << 2)), yi = f32At(yp + (i << 2));
     const ai = f32At(ap + (i << 2)), bi = f32At(bp + (i << 2));
     const x0 = boxLo(ki, xi, ai), y0 = boxLo(ki, yi, ai), x1 = boxX1(ki, xi, ai), y1 = boxY1(ki, yi, ai, bi);
-    if (!boxOk(ki, ai, bi, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (!shapeOk(ki, xi, yi, ai, bi, <f32>MAX_COORD)) { noteInvalid(i); continue; }
     const dx = toF32(x1 - x0), dy = toF32(y1 - y0);
     w = pick(dx, w, dx > w);
     h = pick(dy, h, dy > h);

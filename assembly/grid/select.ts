@@ -2,16 +2,16 @@
 // H_SEL; the bounds of their boxes; the size histogram that picks the cell size. selfPairs' one
 // grid in the SIMD build does pass 2 (homes) here too, on the grid it guesses (the last one).
 import {
-  CLASS_ALL, CLASS_WIDE, G_GUESS_COLS, G_GUESS_OX, G_GUESS_OY, G_GUESS_ROWS, G_GUESS_SIDE, H_A, H_B, H_BOX, H_CAPACITY,
-  H_ENTRIES, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PLANES, H_SEL, H_X, H_Y, HIST_BUCKETS, KIND_CIRCLE, KIND_NONE,
-  KIND_RECT,
+  CLASS_ALL, CLASS_WIDE, G_GUESS_COLS, G_GUESS_OX, G_GUESS_OY, G_GUESS_ROWS, G_GUESS_SIDE, HIST_BUCKETS, H_A, H_B, H_BOX,
+  H_CAPACITY, H_ENTRIES, H_GROUPS, H_HIST, H_HOME, H_KIND, H_LARGE, H_PLANES, H_SEL, H_X, H_Y, KIND_CIRCLE, KIND_NONE, KIND_RECT,
+  MAX_COORD,
 } from "../../layout/grid.ts";
 import { hdr, hdrD, hdrF } from "../header.ts";
 import { ctz32, f32At, f32Bits, fill, i32At, pick, popcnt32, setI32, SIMD, toF32, u8At } from "../memory.ts";
-import { boxLo, boxOk, boxX1, boxY1, bump } from "./boxes.ts";
+import { boxLo, boxX1, boxY1, bump, shapeOk } from "./boxes.ts";
 import { homeGroup, homeOf, homeOne, homes4, markLarge } from "./home.ts";
 import { setBounds } from "./shape.ts";
-import { boxOk4, kinds4, LANES, min4, PACK } from "./simd.ts";
+import { kinds4, LANES, min4, PACK, shapeOk4 } from "./simd.ts";
 import { noteInvalid } from "./stats.ts";
 
 // Past this many slots the size histogram counts every eighth selected entity.
@@ -138,7 +138,7 @@ function selectHomesSimd(count: i32, mask: i32, sample: i32): i32 {
     const isCircle = i32x4.eq(k, circle), isRect = i32x4.eq(k, rect);
     const ac = v128.and(a, isCircle), as = v128.and(a, i32x4.ge_u(k, circle));
     const x0 = f32x4.sub(x, ac), y0 = f32x4.sub(y, ac), x1 = f32x4.add(x, as), y1 = f32x4.add(y, v128.bitselect(b, ac, isRect));
-    const valid = boxOk4(live, as, v128.and(b, isRect), x0, y0, x1, y1);
+    const valid = shapeOk4(live, x, y, as, v128.and(b, isRect));
     const dx = f32x4.sub(x1, x0), dy = f32x4.sub(y1, y0);
     const ok = cls == CLASS_ALL ? valid : v128.and(valid, cls == CLASS_WIDE ? f32x4.ge(dx, dy) : f32x4.gt(dy, dx));
     // pmin(m, v) is `v < m ? v : m`, selectScalar's select, lane by lane.
@@ -218,7 +218,7 @@ function selectHomesSimd(count: i32, mask: i32, sample: i32): i32 {
     const x = f32At(xp + (i << 2)), y = f32At(yp + (i << 2));
     const a = f32At(ap + (i << 2)), b = f32At(bp + (i << 2));
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-    if (!boxOk(k, a, b, x0, y0, x1, y1)) { noteInvalid(i); continue; }
+    if (!shapeOk(k, x, y, a, b, <f32>MAX_COORD)) { noteInvalid(i); continue; }
     const dx = toF32(x1 - x0), dy = toF32(y1 - y0);
     if (cls != CLASS_ALL && (dx >= dy) != (cls == CLASS_WIDE)) continue;
     setI32(selp + (n << 2), i);

@@ -4,14 +4,14 @@
 import {
   CLASS_ALL, CLASS_TALL, CLASS_WIDE, ENTRY_BYTES, G_COLS, G_CROWDED, G_ENTRIES, G_INV, G_INVY, G_LARGE, G_MASK, G_MAXX, G_MAXY,
   G_OX, G_OY, G_ROWS, G_SELECTED, G_SPLIT, G_SPLIT_RETRY, H_A, H_B, H_BOX, H_CAPACITY, H_CELLS, H_ENTRIES, H_GROUPS, H_KIND,
-  H_LARGE, H_PAIRS, H_PAIRS_CAP, H_PLANES, H_SEL, H_X, H_Y, KIND_NONE, KIND_SHIFT, PLANE_SLACK, SPLIT_LARGE, TAG_SLOT,
+  H_LARGE, H_PAIRS, H_PAIRS_CAP, H_PLANES, H_SEL, H_X, H_Y, KIND_NONE, KIND_SHIFT, MAX_COORD, PLANE_SLACK, SPLIT_LARGE, TAG_SLOT,
 } from "../../layout/grid.ts";
 import { hdr, hdrF, setHdr } from "../header.ts";
 import {
   bit, bitsF32, ctz32, f32At, f32Bits, i32At, maxF32, maxI32, minI32, setF32, setI32, SIMD, toF32, u8At,
 } from "../memory.ts";
 import { overlapSlots } from "../shapes.ts";
-import { boxLo, boxOk, boxX1, boxY1, cellOf, recordOverlaps } from "./boxes.ts";
+import { boxLo, boxX1, boxY1, cellOf, recordOverlaps, shapeOk } from "./boxes.ts";
 import { build } from "./build.ts";
 import { keepSelected } from "./select.ts";
 import { planeOverlap } from "./simd.ts";
@@ -95,7 +95,7 @@ function splitPays(count: i32, mask: i32): bool {
     const x = f32At(xp + (i << 2)), y = f32At(yp + (i << 2));
     const a = f32At(ap + (i << 2)), b = f32At(bp + (i << 2));
     const x0 = boxLo(k, x, a), y0 = boxLo(k, y, a), x1 = boxX1(k, x, a), y1 = boxY1(k, y, a, b);
-    if (!boxOk(k, a, b, x0, y0, x1, y1)) continue;
+    if (!shapeOk(k, x, y, a, b, <f32>MAX_COORD)) continue;
     const dx = toF32(x1 - x0), dy = toF32(y1 - y0);
     live++;
     if (dx >= dy) {

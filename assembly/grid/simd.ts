@@ -1,7 +1,7 @@
 // The SIMD build's shared pieces: scratch in static data, lane helpers, and the record planes.
 // Everything here runs only where SIMD is true (asc's SIMD build): the js backend and the scalar
 // build never call it, and the static data is reserved only when SIMD.
-import { ENTRY_BYTES, KIND_CIRCLE, KIND_RECT, KIND_SHIFT, REACH_EXACT } from "../../layout/grid.ts";
+import { ENTRY_BYTES, KIND_CIRCLE, KIND_RECT, KIND_SHIFT, MAX_COORD, REACH_EXACT } from "../../layout/grid.ts";
 import { f32At, i32At, pick, setF32, setI32, SIMD, u8At } from "../memory.ts";
 import { boxLo, boxX1, boxY1 } from "./boxes.ts";
 
@@ -58,14 +58,16 @@ export const PACK: i32 = SIMD ? <i32>memory.data<u8>([
 }
 
 /**
- * boxOk by lane: live lanes whose box x0..y1 is finite and whose sizes are not negative (`as`:
- * a of circles and rects, else 0; `bRect`: b of rects, else 0).
+ * shapeOk by lane (boxes.ts): live lanes whose x and y are of magnitude below MAX_COORD and whose
+ * sizes (`as`: a of circles and rects, else 0; `bRect`: b of rects, else 0) are in [0, MAX_COORD);
+ * NaN fails every comparison.
  */
 // @ts-ignore: decorator
-@inline export function boxOk4(live: v128, as: v128, bRect: v128, x0: v128, y0: v128, x1: v128, y1: v128): v128 {
-  const zero = i32x4.splat(0);
-  const finite = f32x4.eq(f32x4.add(f32x4.add(f32x4.add(f32x4.sub(x0, x0), f32x4.sub(y0, y0)), f32x4.sub(x1, x1)), f32x4.sub(y1, y1)), zero);
-  return v128.and(v128.and(live, finite), v128.and(f32x4.ge(as, zero), f32x4.ge(bRect, zero)));
+@inline export function shapeOk4(live: v128, x: v128, y: v128, as: v128, bRect: v128): v128 {
+  const most = f32x4.splat(<f32>MAX_COORD), zero = f32x4.splat(0);
+  const coords = v128.and(f32x4.lt(f32x4.abs(x), most), f32x4.lt(f32x4.abs(y), most));
+  const sizes = v128.and(v128.and(f32x4.ge(as, zero), f32x4.lt(as, most)), v128.and(f32x4.ge(bRect, zero), f32x4.lt(bRect, most)));
+  return v128.and(live, v128.and(coords, sizes));
 }
 
 /** cellOf by lane (trunc_sat is the scalar conversion; lanes below 1, NaN among them, become 0 as there). */
