@@ -30,8 +30,9 @@ let reachH: f32 = 0;
 @inline export function reachHeight(): f32 { return reachH; }
 
 /**
- * The largest box width and height among the live slots in `mask` with valid boxes, as the
- * widening (reachW, reachH); false when one is not finite (the boxes span more than f32 can hold).
+ * The largest box width and height among the live slots in `mask` within the facade's rule
+ * (shapeOk), as the widening (reachW, reachH); false when one is not finite, which such slots
+ * cannot give (a guard).
  */
 export function probeExtent(count: i32, mask: i32): bool {
   if (SIMD) probeExtentSimd(count, mask);

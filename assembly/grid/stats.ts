@@ -39,7 +39,7 @@ let found = 0;
   firstInvalid = -1;
 }
 
-/** Slot i holds an entity a bulk write made invalid (NaN, infinite, negative size). */
+/** Slot i holds numbers past the facade's rule (shapeOk: NaN, an infinity, a magnitude past MAX_COORD, a negative size), written through a view. */
 // @ts-ignore: decorator
 @inline export function noteInvalid(i: i32): void {
   if (invalid == 0) firstInvalid = i;
