@@ -414,44 +414,53 @@ describe.each(BACKENDS)("hostile input (%s)", (backend) => {
 
     it("the check finds a bad value in every slot and every plane, and passes the largest value the limit allows", async () => {
       // The check pass reads the planes several slots at a time (four on the SIMD core, two on the
-      // scalar core's 64-bit loads, then one by one), and so do the passes of selfPairs and of a
-      // repeated crossPairs, which check as they read (both sides: the indexed one in the select
-      // pass, the other in the probes): a bad value must be found in each position.
-      // Room for crossPairs' reach grid over the three enemies (group 2), which a repeated call takes;
-      // the probes (group 1) fill the vector loops' lanes in slots 4 to 7, mixed with an enemy in 0 to 3.
-      const world = await newWorld(backend, { capacity: 64 });
-      const n = 11;
-      for (let k = 0; k < n; k++) world.addRect(9 * k, 10 + (k % 3), 12, 5, k === 1 || k >= 9 ? 2 : 1);
-      const pairs = world.selfPairs(), cross = world.crossPairs(1, 2), firsts = world.firstHits(1, 2);
-      expect(cross).toBeGreaterThan(0);
-      // MAX_COORD rounds up as an f32 (the planes' type): the f32 just below it is the largest allowed.
-      const largest = new Float32Array(new Uint32Array([new Uint32Array(new Float32Array([MAX_COORD]).buffer)[0] - 1]).buffer)[0];
-      expect(largest).toBeLessThan(MAX_COORD);
-      const planes = [["x", world.x], ["y", world.y], ["a", world.a], ["b", world.b]] as const;
-      for (const [field, view] of planes) {
-        const size = field === "a" || field === "b";
-        const bad = size ? [NaN, Infinity, -1, MAX_COORD, -Infinity] : [NaN, Infinity, -Infinity, MAX_COORD, -3e38];
-        for (let slot = 0; slot < n; slot++) {
-          const old = view[slot];
-          for (const value of bad) {
-            view[slot] = value;
-            for (const [name, run] of [
-              ["selfPairs", () => world.selfPairs()], ["crossPairs", () => world.crossPairs(1, 2)], ["firstHits", () => world.firstHits(1, 2)],
-            ] as const) {
-              const e = refusedUnchanged(world, "INVALID_ENTITY", run);
-              expect(e.message, `${name}: ${field} = ${value} in slot ${slot}`).toContain(`slot ${slot}`);
+      // scalar core's 64-bit loads, then one by one), and so do the passes of selfPairs and
+      // crossPairs, which check as they read (a build's select pass the side it holds, the probes
+      // the other): a bad value must be found in each position. crossPairs(1, 2) repeats the last
+      // call and crossPairs(2, 1) does not. With room for a reach grid over the three enemies
+      // (group 2), the probes (group 1) fill the vector loops' lanes in slots 4 to 7, mixed with an
+      // enemy in 0 to 3; without it, crossPairs probes a home grid.
+      for (const capacity of [64, 16]) {
+        const world = await newWorld(backend, { capacity });
+        const n = 11;
+        for (let k = 0; k < n; k++) world.addRect(9 * k, 10 + (k % 3), 12, 5, k === 1 || k >= 9 ? 2 : 1);
+        const pairs = world.selfPairs(), back = world.crossPairs(2, 1), cross = world.crossPairs(1, 2), firsts = world.firstHits(1, 2);
+        expect(cross).toBeGreaterThan(0);
+        expect(back).toBe(cross);
+        // MAX_COORD rounds up as an f32 (the planes' type): the f32 just below it is the largest allowed.
+        const largest = new Float32Array(new Uint32Array([new Uint32Array(new Float32Array([MAX_COORD]).buffer)[0] - 1]).buffer)[0];
+        expect(largest).toBeLessThan(MAX_COORD);
+        const planes = [["x", world.x], ["y", world.y], ["a", world.a], ["b", world.b]] as const;
+        for (const [field, view] of planes) {
+          const size = field === "a" || field === "b";
+          const bad = size ? [NaN, Infinity, -1, MAX_COORD, -Infinity] : [NaN, Infinity, -Infinity, MAX_COORD, -3e38];
+          for (let slot = 0; slot < n; slot++) {
+            const old = view[slot];
+            for (const value of bad) {
+              view[slot] = value;
+              for (const [name, run] of [
+                ["selfPairs", () => world.selfPairs()], ["crossPairs", () => world.crossPairs(1, 2)],
+                ["crossPairs (2, 1)", () => world.crossPairs(2, 1)], ["firstHits", () => world.firstHits(1, 2)],
+                // Group 4 is empty: no grid to probe, so no pass reads the other side, and the call checks it at its end.
+                ["crossPairs (3, 4)", () => world.crossPairs(3, 4)], ["crossPairs (4, 3)", () => world.crossPairs(4, 3)],
+              ] as const) {
+                const e = refusedUnchanged(world, "INVALID_ENTITY", run);
+                expect(e.message, `capacity ${capacity}, ${name}: ${field} = ${value} in slot ${slot}`).toContain(`slot ${slot}`);
+              }
             }
+            // The largest number the limit allows is a position or a size like any other.
+            view[slot] = size ? largest : -largest;
+            for (const run of [() => world.selfPairs(), () => world.crossPairs(1, 2), () => world.crossPairs(2, 1)]) {
+              expect(run, `capacity ${capacity}: ${field} = ${view[slot]} in slot ${slot}`).not.toThrow();
+            }
+            view[slot] = old;
           }
-          // The largest number the limit allows is a position or a size like any other.
-          view[slot] = size ? largest : -largest;
-          expect(() => world.selfPairs(), `${field} = ${view[slot]} in slot ${slot}`).not.toThrow();
-          expect(() => world.crossPairs(1, 2), `${field} = ${view[slot]} in slot ${slot}`).not.toThrow();
-          view[slot] = old;
         }
+        expect(world.selfPairs()).toBe(pairs);
+        expect(world.crossPairs(2, 1)).toBe(cross);
+        expect(world.crossPairs(1, 2)).toBe(cross);
+        expect(world.firstHits(1, 2)).toBe(firsts);
       }
-      expect(world.selfPairs()).toBe(pairs);
-      expect(world.crossPairs(1, 2)).toBe(cross);
-      expect(world.firstHits(1, 2)).toBe(firsts);
     });
   });
 

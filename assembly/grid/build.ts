@@ -15,7 +15,7 @@ import { guessedLarge, selectHomePass, selectPass } from "./select.ts";
 import {
   chooseShape, gridCols, gridMaxX, gridMaxY, gridOriginX, gridOriginY, gridRows, gridSide, gridSideY, widenBounds,
 } from "./shape.ts";
-import { flushInvalid, resetInvalid } from "./stats.ts";
+import { flushInvalid, noteChecked, resetInvalid } from "./stats.ts";
 
 /** Builds the grid over live entities with (groups & mask) != 0 among slots [0, count); returns how many it holds. */
 export function buildGrid(count: i32, mask: i32, cellSize: f32): i32 {
@@ -36,6 +36,7 @@ export function build(count: i32, mask: i32, cellSize: f32, cover: bool, cellSiz
   // selfPairs' one grid, when the last two calls made the same grid: homes found on it in the select pass.
   const guessed = SIMD && guess && hdr(G_GUESS_STABLE) != 0 && countsFit16((hdr(G_GUESS_COLS) + 1) * (hdr(G_GUESS_ROWS) + 1));
   const n = guessed ? selectHomePass(count, mask) : selectPass(count, mask, cls);
+  noteChecked(mask); // the select passes test every live slot in the mask, whatever the class
   flushInvalid();
   setHdr(G_SELECTED, n);
   setHdr(G_MASK, mask);

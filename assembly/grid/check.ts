@@ -2,10 +2,12 @@
 // infinity, a number past MAX_COORD, a negative size) in a slot the call reads makes it refuse,
 // with the number of such slots and the first in S_INVALID / S_FIRST_INVALID. Every pass that
 // reads a slot's numbers tests them with the facade's rule (shapeOk) and skips and notes a slot
-// it refuses, so no pass builds a box from such a slot. A query whose passes read every slot it
-// answers for refuses at its end from what they noted (checkedAfter); a query that writes what
-// later calls read before its passes are done runs the check pass first (invalidSlots), which
-// writes nothing but the report, and that only when it refuses.
+// it refuses, so no pass builds a box from such a slot, and a pass that has tested every live slot
+// of a mask says so (noteChecked). A query that writes only scratch and the header until it
+// answers (selfPairs, crossPairs) refuses at its end from what its passes noted (checkedAfter); a
+// query that writes what later calls read before its passes are done (buildGrid, firstHits,
+// controllerContacts) runs the check pass first (invalidSlots), which writes nothing but the
+// report, and that only when it refuses.
 //
 // The check pass is two passes, so that a frame pays for one plane read per number: allOk reads
 // x, y, a and b of every slot with no branch (a world nobody wrote a bad value into through a
@@ -15,17 +17,17 @@ import { H_A, H_B, H_GROUPS, H_KIND, H_X, H_Y, KIND_NONE, MAX_COORD } from "../.
 import { hdr } from "../header.ts";
 import { f32At, f32Bits, i32At, SIMD, u8At } from "../memory.ts";
 import { shapeOk } from "./boxes.ts";
-import { flushInvalid, invalidCount, noteInvalid, resetInvalid } from "./stats.ts";
+import { allChecked, flushInvalid, invalidCount, noteInvalid, resetInvalid } from "./stats.ts";
 
 /**
- * The end of a query whose passes checked the slots as they read them, every live slot in `mask`
- * among them: `total` when they noted none, else 0 with the check pass's report, the one a
- * refusal before the passes gives.
+ * The end of a query whose passes checked the slots as they read them: `total` when they noted no
+ * refused slot and tested every live slot in `mask` (allChecked), else the check pass over `mask`
+ * decides, 0 with its report (the one a refusal before the passes gives) or `total`. A path that
+ * left a side unread (an empty grid is not probed) pays for the check pass; no other does.
  */
 export function checkedAfter(total: i32, count: i32, mask: i32): i32 {
-  if (invalidCount() == 0) return total;
-  invalidSlots(count, mask);
-  return 0;
+  if (invalidCount() == 0 && allChecked(mask)) return total;
+  return invalidSlots(count, mask) != 0 ? 0 : total;
 }
 
 /**

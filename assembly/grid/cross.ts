@@ -14,7 +14,7 @@ import { bit, f32At, fill, i32At, maxI32, minI32, setI32, setU8, SIMD, u8At } fr
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxX1, boxY1, cellOf, recordOverlaps, shapeOk } from "./boxes.ts";
 import { build } from "./build.ts";
-import { checkedAfter, invalidSlots } from "./check.ts";
+import { checkedAfter } from "./check.ts";
 import { firstCrowded, isCrowded, probeCrowded } from "./crowded.ts";
 import { MODE_FIRST, probeGrid, scanCells } from "./probes.ts";
 import { probeExtent, reachHeight, reachWidth, setReach } from "./reach.ts";
@@ -55,16 +55,13 @@ function crossAgain(count: i32, maskA: i32, maskB: i32, cellSize: f32): bool {
 }
 
 /**
- * crossPairs with the refusal check (check.ts). A repeated call (crossAgain) runs no check pass:
- * its select pass reads every live slot of the indexed mask and its probes every live slot of the
- * other, both skip and note the slots the facade's rule refuses, and the call refuses at its end
- * when they noted one (checkedAfter). Any other call runs the check pass first.
+ * crossPairs with the refusal check (check.ts), which its passes make as they read: the build's
+ * select pass tests every live slot of the side it indexes, the probes every live slot of the
+ * other, and the call refuses at its end when they refused one (checkedAfter). Until then it
+ * writes only its scratch and the header, which the facade puts back.
  */
 export function crossPairsChecked(count: i32, maskA: i32, maskB: i32, cellSize: f32): i32 {
-  maskA |= 0; // the js backend may pass masks as numbers up to 2^32: as i32, they compare with the header's
-  maskB |= 0;
-  if (repeated(maskA, maskB) && crossAgain(count, maskA, maskB, cellSize)) return checkedAfter(pairsFound(), count, maskA | maskB);
-  return invalidSlots(count, maskA | maskB) != 0 ? 0 : crossPairs(count, maskA, maskB, cellSize, false, false);
+  return checkedAfter(crossPairs(count, maskA, maskB, cellSize), count, maskA | maskB);
 }
 
 /** Whether the last crossPairs had these masks and indexed a side: crossAgain may take the call. */
@@ -75,13 +72,12 @@ export function crossPairsChecked(count: i32, maskA: i32, maskB: i32, cellSize: 
 
 /**
  * All overlapping pairs (a, b) with a in maskA and b in maskB, a != b; returns the total, which may
- * exceed the capacity. `counted`: the caller ran liveInBoth with these masks (firstHits); `again`:
- * crossAgain may take the call.
+ * exceed the capacity. `counted`: the caller ran liveInBoth with these masks (firstHits).
  */
-export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32, counted: bool = false, again: bool = true): i32 {
-  maskA |= 0;
+export function crossPairs(count: i32, maskA: i32, maskB: i32, cellSize: f32, counted: bool = false): i32 {
+  maskA |= 0; // the js backend may pass masks as numbers up to 2^32: as i32, they compare with the header's
   maskB |= 0;
-  if (again && repeated(maskA, maskB) && crossAgain(count, maskA, maskB, cellSize)) return pairsFound();
+  if (repeated(maskA, maskB) && crossAgain(count, maskA, maskB, cellSize)) return pairsFound();
   setHdr(G_INDEX_SIDE, INDEX_NONE);
   beginCall();
   if (!counted) liveInBoth(count, maskA, maskB);

@@ -16,7 +16,7 @@ import {
 import { overlapShapes } from "../shapes.ts";
 import { boxLo, boxX1, boxY1, cellOf, overlapInline, reachLo, shapeOk } from "./boxes.ts";
 import { boxPlanes, fillPlanes } from "./simd.ts";
-import { countTests, emitAt, heldCount, narrowSoFar, noteInvalid, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
+import { countTests, emitAt, heldCount, narrowSoFar, noteChecked, noteInvalid, pairsFound, setNarrow, setPairsFound } from "./stats.ts";
 
 // Above this many small entities per cell on average, a grid is crowded.
 const CROWDED = 2;
@@ -237,6 +237,7 @@ export function probeCrowded(count: i32, mask: i32, rev: bool): i32 {
   setPairsFound(nf);
   setNarrow(nt);
   countTests(tests);
+  noteChecked(mask);
   return visited;
 }
 

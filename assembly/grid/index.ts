@@ -42,10 +42,10 @@ export { invalidSlots, queryProbe };
 
 // Each query that builds a grid checks the slots it reads (check.ts): a refused call returns 0
 // with S_INVALID set. buildGrid and firstHits, which write what later calls read (the probe grid,
-// the flags), run the check pass first and write nothing else when refused. selfPairs, and
-// crossPairs when it repeats the last call, check as their passes read the slots and refuse at
-// their end: what they wrote by then is their scratch (the pair queries' grid, H_PAIRS) and
-// header fields, which the facade puts back.
+// the flags), run the check pass first and write nothing else when refused. selfPairs and
+// crossPairs check as their passes read the slots and refuse at their end: what they wrote by
+// then is their scratch (the pair queries' grid, H_PAIRS) and header fields, which the facade
+// puts back.
 
 /** Builds the grid over live slots in [0, count) with (groups & mask) != 0; returns how many it holds. */
 export function buildGrid(count: i32, mask: i32, cellSize: f32): i32 {

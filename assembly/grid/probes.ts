@@ -14,7 +14,8 @@ import { boxLo, boxX1, boxY1, cellOf, recordOverlaps, shapeOk } from "./boxes.ts
 import { pairCell } from "./reach.ts";
 import { noneInMask4 } from "./simd.ts";
 import {
-  addResult, beginCall, countCells, countNarrow, countTests, emitPair, endCall, flushInvalid, invalidCount, noteInvalid, pairsFound, resetInvalid,
+  addResult, beginCall, countCells, countNarrow, countTests, emitPair, endCall, flushInvalid, invalidCount, noteChecked, noteInvalid, pairsFound,
+  resetInvalid,
 } from "./stats.ts";
 
 export const MODE_PAIRS = 0; // write (self, j) into the pair buffer
@@ -114,6 +115,7 @@ export function probeGrid(count: i32, mask: i32, rev: bool): void {
   const xp = hdr(H_X), yp = hdr(H_Y), ap = hdr(H_A), bp = hdr(H_B);
   const cols = hdr(G_COLS), rows = hdr(G_ROWS), pitch = cols + 1;
   if (cols == 0) return;
+  noteChecked(mask); // the loop below tests every live slot in the mask
   const ox = hdrF(G_OX), oy = hdrF(G_OY), inv = hdrF(G_INV), gx1 = hdrF(G_MAXX), gy1 = hdrF(G_MAXY);
   const cellsp = hdr(H_CELLS) + 4, entp = hdr(H_ENTRIES), pairp = hdr(H_PAIRS), cap = hdr(H_PAIRS_CAP);
   const large = hdr(G_LARGE), largep = hdr(H_LARGE), boxp = hdr(H_BOX), selp = hdr(H_SEL);

@@ -12,7 +12,7 @@ import { bit, ctz32, f32At, i32At, pick, popcnt32, setI32, SIMD, toF32, u8At } f
 import { boxLo, boxX1, boxY1, cellOf, overlapInline, recordOverlaps, rectExact, shapeOk } from "./boxes.ts";
 import { cellsOf, kinds4, min4, planeOverlap, shapeOk4 } from "./simd.ts";
 import {
-  countCells, countNarrow, countTests, emitAt, emitPair, narrowSoFar, noteInvalid, pairsFound, setNarrow, setPairsFound,
+  countCells, countNarrow, countTests, emitAt, emitPair, narrowSoFar, noteChecked, noteInvalid, pairsFound, setNarrow, setPairsFound,
 } from "./stats.ts";
 
 // What probeReach leaves for crossPairs (per call): the largest probe width and height it met,
@@ -51,6 +51,7 @@ export function probeReach(count: i32, mask: i32, rev: bool): void {
   if (hdr(G_COLS) == 0) return;
   if (SIMD) probeReachSimd(count, mask, rev);
   else probeReachScalar(count, mask, rev);
+  noteChecked(mask);
 }
 
 /** probeReach's end: the counts into the call's stats and the next call's choice (G_SPARSE_RUNS). */

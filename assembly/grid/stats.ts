@@ -12,6 +12,8 @@ let narrowTests = 0;
 let cellsVisited = 0;
 let invalid = 0;
 let firstInvalid = -1;
+// The groups whose every live slot a pass of this call has tested (noteChecked), since resetInvalid.
+let checked = 0;
 let found = 0;
 
 /** A query's start: no tests, cells or pairs yet. */
@@ -32,11 +34,24 @@ let found = 0;
   setHdr(S_FOUND, found);
 }
 
-/** A build's start: no invalid entity met yet. */
+/** A build's start: no invalid entity met and no slot tested yet. */
 // @ts-ignore: decorator
 @inline export function resetInvalid(): void {
   invalid = 0;
   firstInvalid = -1;
+  checked = 0;
+}
+
+/** A pass has tested every live slot in `mask` (noting those it refused). */
+// @ts-ignore: decorator
+@inline export function noteChecked(mask: i32): void {
+  checked |= mask;
+}
+
+/** Whether passes since resetInvalid have tested every live slot in `mask`. */
+// @ts-ignore: decorator
+@inline export function allChecked(mask: i32): bool {
+  return (mask & ~checked) == 0;
 }
 
 /** Slot i holds numbers past the facade's rule (shapeOk: NaN, an infinity, a magnitude past MAX_COORD, a negative size), written through a view. */
