@@ -89,10 +89,36 @@ function bytesPerFrame(world: World): number {
   return windows.length > 0 ? Math.min(...windows) / WINDOW : NaN;
 }
 
+/** A level group no part of the scene's level is in: a levelMask of it sweeps against nothing. */
+const NO_LEVEL = 2;
+
+/** The frame's calls apart on each core (moveBodies against the whole level and against none, firstHits): markdown rows. */
+async function timeCalls(cores: readonly (readonly [string, "wasm" | "js", URL | undefined])[]): Promise<string[]> {
+  const calls: [string, (w: World) => void][] = [
+    ["moveBodies, the whole level", (w) => { w.moveBodies(BULLET, Response.Bounce, 1); }],
+    ["moveBodies, no level part in `levelMask`", (w) => { w.moveBodies(BULLET, Response.Bounce, 1, NO_LEVEL); }],
+    ["firstHits", (w) => { w.firstHits(BULLET, ENEMY); }],
+  ];
+  const rows: string[] = [];
+  for (const [name, call] of calls) {
+    const worlds = await Promise.all(cores.map(([, backend, core]) => arenaWorld(backend, core)));
+    const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 5, iterations: 10 });
+    cores.forEach(([core], k) => bench.add(core, () => call(worlds[k])));
+    await bench.run();
+    const cells = bench.tasks.map((t) => {
+      if (t.result.state !== "completed") throw new Error(`world ${name} ${t.name}: ${t.result.state}`);
+      return `${t.result.latency.p50.toFixed(3)} / ${t.result.latency.p99.toFixed(3)}`;
+    });
+    rows.push(`| ${name} | ${cells.join(" | ")} |`);
+    worlds.forEach((w) => w.dispose());
+  }
+  return rows;
+}
+
 /** Runs the one-world frame; returns the markdown section. */
 export async function benchWorld(): Promise<string[]> {
   const cores = [["wasm-simd", "wasm", simdWasm], ["wasm-scalar", "wasm", wasm], ["js", "js", undefined]] as const;
-  const progress = new Progress("world", 3);
+  const progress = new Progress("world", 4);
   progress.step("the level on three cores, three frames compared");
   const worlds = await Promise.all(cores.map(([, backend, core]) => arenaWorld(backend, core)));
   // Every core plays the same frames.
@@ -108,6 +134,8 @@ export async function benchWorld(): Promise<string[]> {
     if (t.result.state !== "completed") throw new Error(`world ${t.name}: ${t.result.state}`);
     return t.result.latency;
   });
+  progress.step("the frame's two calls timed apart, on fresh worlds");
+  const parts = await timeCalls(cores);
   progress.step("JS heap bytes per frame");
   const bytes = bytesPerFrame(worlds[0]);
   const name = `${BULLETS.toLocaleString("en-US")} bullets moved (ricochet) against ${(COLS * ROWS).toLocaleString("en-US")} tiles, 1,000 prefab rects, 1,000 surfaces and 500 polyhedra, then first hits against ${ENEMIES.toLocaleString("en-US")} enemies`;
@@ -123,6 +151,12 @@ export async function benchWorld(): Promise<string[]> {
     row,
     "",
     `The three cores played three frames first and left identical positions. The wasm-simd frame allocates ${bytes.toFixed(2)} JS heap bytes after warm-up (least of six windows of 200 frames after 200 frames of warm-up, each less the empty window's just before it).`,
+    "",
+    "The frame's calls timed apart, each on a fresh world of the same scene; ms median / p99. With `levelMask` meeting no part, moveBodies does everything but test the level: the floor under the frame's time that the level's geometry adds to.",
+    "",
+    "| call | wasm-simd | wasm-scalar | js |",
+    "|---|---:|---:|---:|",
+    ...parts,
     "",
   ];
 }
