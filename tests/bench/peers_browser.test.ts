@@ -1,8 +1,9 @@
 // The peers comparison in headless Chromium (demo/peers.html from the demo bundle that
-// tests/global_setup.ts builds): a small run (N up to 10k, short timings) so the suite stays under
-// a minute. Every library that ran must agree with the reference; the table and the plot are saved,
-// with the machine and the command, to tests/artifacts/ (`npm run test:bench`), or to the
-// committed bench/results/peers-browser.md and .svg when `npm run bench:peers-browser` runs it.
+// tests/global_setup.ts builds): a small run (N up to 10k, short timings). It took 226 s alone on a
+// shared 2-core machine, so it waits up to ten minutes. Every library that ran must agree with the
+// reference; the table and the plot are saved, with the machine and the command, to tests/artifacts/
+// (`npm run test:bench`), or to the committed bench/results/peers-browser.md and .svg when
+// `npm run bench:peers-browser` runs it.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
@@ -32,7 +33,7 @@ describe.skipIf(!browserSuites)("the peers comparison in Chromium", () => {
     const crashed = page.waitForEvent("pageerror", { timeout: 0 }).then((err) => { throw new Error(`peers.html failed: ${err.message}`); });
     crashed.catch(() => {}); // handled by the race below; and a page closed later rejects it too
     await page.goto(`${origin}/peers.html${QUERY}`);
-    await Promise.race([page.waitForFunction(() => window.__peers?.done === true, undefined, { timeout: 110_000, polling: 500 }), crashed]);
+    await Promise.race([page.waitForFunction(() => window.__peers?.done === true, undefined, { timeout: 590_000, polling: 500 }), crashed]);
     const probe = await page.evaluate(() => JSON.parse(JSON.stringify(window.__peers)) as PeersProbe);
     await page.close();
 
@@ -68,5 +69,5 @@ describe.skipIf(!browserSuites)("the peers comparison in Chromium", () => {
     for (const r of probe.results.filter((c) => c.hitcore)) expect(r.status).toBe("ok");
     for (const name of PEERS) expect(probe.markdown).toContain(`| ${name} |`);
     expect(probe.svg.startsWith("<svg")).toBe(true);
-  }, 120_000);
+  }, 600_000);
 });
