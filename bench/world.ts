@@ -89,11 +89,25 @@ function bytesPerFrame(world: World): number {
   return windows.length > 0 ? Math.min(...windows) / WINDOW : NaN;
 }
 
+/** The three cores the frame runs on: name, backend, core file. */
+const CORES = [["wasm-simd", "wasm", simdWasm], ["wasm-scalar", "wasm", wasm], ["js", "js", undefined]] as const;
+
+/** `call` timed on each of CORES' worlds (`worlds`, in CORES' order) with tinybench: each one's latency, in ms. */
+async function timeOnCores(what: string, worlds: World[], call: (w: World) => void) {
+  const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 5, iterations: 10 });
+  CORES.forEach(([name], k) => bench.add(name, () => call(worlds[k])));
+  await bench.run();
+  return bench.tasks.map((t) => {
+    if (t.result.state !== "completed") throw new Error(`world ${what} ${t.name}: ${t.result.state}`);
+    return t.result.latency;
+  });
+}
+
 /** A level group no part of the scene's level is in: a levelMask of it sweeps against nothing. */
 const NO_LEVEL = 2;
 
-/** The frame's calls apart on each core (moveBodies against the whole level and against none, firstHits): markdown rows. */
-async function timeCalls(cores: readonly (readonly [string, "wasm" | "js", URL | undefined])[]): Promise<string[]> {
+/** The frame's calls apart on each core (moveBodies against the whole level and against none, firstHits), each on fresh worlds: markdown rows. */
+async function timeCalls(): Promise<string[]> {
   const calls: [string, (w: World) => void][] = [
     ["moveBodies, the whole level", (w) => { w.moveBodies(BULLET, Response.Bounce, 1); }],
     ["moveBodies, no level part in `levelMask`", (w) => { w.moveBodies(BULLET, Response.Bounce, 1, NO_LEVEL); }],
@@ -101,15 +115,9 @@ async function timeCalls(cores: readonly (readonly [string, "wasm" | "js", URL |
   ];
   const rows: string[] = [];
   for (const [name, call] of calls) {
-    const worlds = await Promise.all(cores.map(([, backend, core]) => arenaWorld(backend, core)));
-    const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 5, iterations: 10 });
-    cores.forEach(([core], k) => bench.add(core, () => call(worlds[k])));
-    await bench.run();
-    const cells = bench.tasks.map((t) => {
-      if (t.result.state !== "completed") throw new Error(`world ${name} ${t.name}: ${t.result.state}`);
-      return `${t.result.latency.p50.toFixed(3)} / ${t.result.latency.p99.toFixed(3)}`;
-    });
-    rows.push(`| ${name} | ${cells.join(" | ")} |`);
+    const worlds = await Promise.all(CORES.map(([, backend, core]) => arenaWorld(backend, core)));
+    const ms = await timeOnCores(name, worlds, call);
+    rows.push(`| ${name} | ${ms.map((l) => `${l.p50.toFixed(3)} / ${l.p99.toFixed(3)}`).join(" | ")} |`);
     worlds.forEach((w) => w.dispose());
   }
   return rows;
@@ -117,25 +125,18 @@ async function timeCalls(cores: readonly (readonly [string, "wasm" | "js", URL |
 
 /** Runs the one-world frame; returns the markdown section. */
 export async function benchWorld(): Promise<string[]> {
-  const cores = [["wasm-simd", "wasm", simdWasm], ["wasm-scalar", "wasm", wasm], ["js", "js", undefined]] as const;
   const progress = new Progress("world", 4);
   progress.step("the level on three cores, three frames compared");
-  const worlds = await Promise.all(cores.map(([, backend, core]) => arenaWorld(backend, core)));
+  const worlds = await Promise.all(CORES.map(([, backend, core]) => arenaWorld(backend, core)));
   // Every core plays the same frames.
   for (let f = 0; f < 3; f++) {
     const seen = worlds.map((w) => `${frame(w)}/${hash(w)}`);
     if (new Set(seen).size !== 1) throw new Error(`world frame ${f}: the cores disagree (${seen.join(", ")})`);
   }
   progress.step("the frame timed on each core");
-  const bench = new Bench({ time: TIME_MS, warmupTime: 300, warmupIterations: 5, iterations: 10 });
-  cores.forEach(([name], k) => bench.add(name, () => { frame(worlds[k]); }));
-  await bench.run();
-  const ms = bench.tasks.map((t) => {
-    if (t.result.state !== "completed") throw new Error(`world ${t.name}: ${t.result.state}`);
-    return t.result.latency;
-  });
+  const ms = await timeOnCores("frame", worlds, (w) => { frame(w); });
   progress.step("the frame's two calls timed apart, on fresh worlds");
-  const parts = await timeCalls(cores);
+  const parts = await timeCalls();
   progress.step("JS heap bytes per frame");
   const bytes = bytesPerFrame(worlds[0]);
   const name = `${BULLETS.toLocaleString("en-US")} bullets moved (ricochet) against ${(COLS * ROWS).toLocaleString("en-US")} tiles, 1,000 prefab rects, 1,000 surfaces and 500 polyhedra, then first hits against ${ENEMIES.toLocaleString("en-US")} enemies`;
