@@ -172,10 +172,37 @@ export function rectsCast(mode: i32, px: f64, py: f64, dx: f64, dy: f64, a: f64,
   return 1e-3 + (abs(nx) * (abs(x) + abs(mx)) + abs(ny) * (abs(y) + abs(my))) * 2.384185791015625e-7;
 }
 
+// stopOnPath's answer: the fraction of its move a body stops at, and how far along the hit's
+// normal it is then put.
+export let stopT: f64 = 0;
+export let stopPush: f64 = 0;
+
+/**
+ * Where a body moving from (x, y) by (dx, dy) that hits at `t` with normal (nx, ny) stops: a skin
+ * (stopSkin) off the hit, back along its own path, since every point of the path before the
+ * contact is clear of every shape, where a push along the normal could land it in a neighbour (a
+ * gap its own width, a seam beside the hit). Only the part of the skin the path cannot give (a
+ * contact less than a skin from the start) is taken along the normal. Into stopT and stopPush.
+ */
+// @ts-ignore: decorator
+@inline export function stopOnPath(t: f64, nx: f64, ny: f64, x: f64, y: f64, dx: f64, dy: f64): void {
+  const dn = dx * nx + dy * ny;
+  let stop = t, push = stopSkin(nx, ny, x, y, t * dx, t * dy);
+  if (dn < 0) {
+    const back = push / -dn;
+    if (back <= t) {
+      stop = t - back; push = 0;
+    } else {
+      stop = 0; push += t * dn;
+    }
+  }
+  stopT = stop; stopPush = push;
+}
+
 /**
  * Moves `count` projectiles (circles; radius 0 is a point) by their velocity without tunneling:
- * each sweeps its path, stops a skin short of the closest hit and reflects its velocity off the
- * hit normal (the rest of that frame's motion is dropped). Returns how many hit; PF_* per projectile.
+ * each sweeps its path, stops a skin short of the closest hit (stopOnPath) and reflects its
+ * velocity off the hit normal (the rest of that frame's motion is dropped). Returns how many hit; PF_* per projectile.
  */
 export function rectsMoveProjectiles(count: i32, search: i32): i32 {
   resetStats();
@@ -196,9 +223,9 @@ export function rectsMoveProjectiles(count: i32, search: i32): i32 {
     }
     hits++;
     if (bestNx == 0 && bestNy == 0) { store<i32>(fp + o, PF_INSIDE); continue; }
-    const skin = stopSkin(bestNx, bestNy, px, py, bestT * vx, bestT * vy);
-    store<f32>(xp + o, <f32>(px + bestT * vx + bestNx * skin));
-    store<f32>(yp + o, <f32>(py + bestT * vy + bestNy * skin));
+    stopOnPath(bestT, bestNx, bestNy, px, py, vx, vy);
+    store<f32>(xp + o, <f32>(px + stopT * vx + bestNx * stopPush));
+    store<f32>(yp + o, <f32>(py + stopT * vy + bestNy * stopPush));
     const dot = vx * bestNx + vy * bestNy;
     vx -= 2 * dot * bestNx;
     vy -= 2 * dot * bestNy;

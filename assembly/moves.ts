@@ -28,7 +28,7 @@ import { CAST_BOX, CAST_CIRCLE, CAST_SEGMENT, RH_CANDS, RH_INST_BOX, RH_INSTANCE
 import { CELL_ONE_WAY, CELL_PLATFORM, P_TILE, T_CELLS, T_COLS, T_FLOOR, T_PARAMS, T_ROWS, T_WRAP } from "../layout/tiles.ts";
 import { castBox, castSegment } from "./balls.ts";
 import { AT_GRID_COLS, AT_GRID_INV, AT_GRID_OX, AT_GRID_OY, AT_GRID_ROWS, AT_POLY_CELLS, AT_SURF_CELLS } from "./platform_grid.ts";
-import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsAmong, castRectsQuiet, stopSkin } from "./casts.ts";
+import { bestInst as rectInst, bestNx as rectNx, bestNy as rectNy, bestRect as rectBest, bestT as rectT, castRectsAmong, castRectsQuiet, stopOnPath, stopPush, stopT } from "./casts.ts";
 import { rectStart, rh } from "./rect_level.ts";
 import { th } from "./tile_map.ts";
 import { fieldAt, hdr, headerF32, headerI32, setHdr } from "./header.ts";
@@ -63,9 +63,14 @@ let cellNy: f64 = 0;
  */
 function sweepBox(cx: f64, cy: f64, hx: f64, hy: f64, r: f64, dx: f64, dy: f64, x0: f64, y0: f64, x1: f64, y1: f64): bool {
   const gx0 = x0 - hx, gx1 = x1 + hx, gy0 = y0 - hy, gy1 = y1 + hy;
-  if (cx > gx0 && cx < gx1 && cy > gy0 && cy < gy1 && (r == 0 || inRounded(cx, cy, r, x0, y0, x1, y1))) {
-    cellT = 0; cellNx = 0; cellNy = 0;
-    return true;
+  if (cx > gx0 && cx < gx1 && cy > gy0 && cy < gy1) {
+    if (r == 0 || inRounded(cx, cy, r, x0, y0, x1, y1)) {
+      cellT = 0; cellNx = 0; cellNy = 0;
+      return true;
+    }
+    // A circle whose centre starts in a corner square of the grown box, outside the corner's
+    // circle: it can only come in through that circle (the slabs' entries are behind it).
+    return cornerHit(cx, cy, dx, dy, r, cx < x0 ? x0 : x1, cy < y0 ? y0 : y1);
   }
   // The slabs' entries and exits picked by the motion's sign (gx0 < gx1: the near side comes first
   // along it) rather than by comparing them, a branch that goes either way from bullet to bullet.
@@ -750,9 +755,9 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
         }
       }
       if (bestNx == 0 && bestNy == 0) break; // started inside: it stays
-      const skin = stopSkin(bestNx, bestNy, cx, cy, bestT * dx, bestT * dy);
-      cx += bestT * dx + bestNx * skin;
-      cy += bestT * dy + bestNy * skin;
+      stopOnPath(bestT, bestNx, bestNy, cx, cy, dx, dy);
+      cx += stopT * dx + bestNx * stopPush;
+      cy += stopT * dy + bestNy * stopPush;
       if (resp == RESPONSE_STOP) {
         vx = 0; vy = 0;
         break;
