@@ -734,12 +734,20 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
     const hx = kind == KIND_RECT ? a * 0.5 : kind == KIND_CIRCLE ? a : 0;
     const hy = kind == KIND_RECT ? b * 0.5 : hx;
     const round = kind == KIND_CIRCLE ? a : 0;
-    let cx = <f64>f32At(xs + o) + (kind == KIND_RECT ? hx : 0), cy = <f64>f32At(ys + o) + (kind == KIND_RECT ? hy : 0);
+    // What the stores hold of the body: its top-left corner for a rect, else its centre.
+    const ox = kind == KIND_RECT ? hx : 0, oy = kind == KIND_RECT ? hy : 0;
+    let cx = <f64>f32At(xs + o) + ox, cy = <f64>f32At(ys + o) + oy;
     let vx = <f64>f32At(vxs + o), vy = <f64>f32At(vys + o);
     let dx = vx, dy = vy;
     let firstPart = PART_NONE, firstShape = -1, firstRect = -1, firstT: f64 = 1, firstNx: f64 = 0, firstNy: f64 = 0;
     let resp = response, bnc = bounce;
     for (let it = 0; it < MOVE_ITERATIONS && (dx != 0 || dy != 0); it++) {
+      // Each sweep ends where the stores would put the body (its f32 position), so a move that
+      // meets nothing ends exactly where the sweep found room: rounded afterwards, it could land
+      // a hair inside a rounded corner or a slope, and a body that starts inside stays there.
+      dx = <f64>toF32(cx - ox + dx) + ox - cx;
+      dy = <f64>toF32(cy - oy + dy) + oy - cy;
+      if (dx == 0 && dy == 0) break;
       sweepLevel(kind, cx, cy, hx, hy, round, dx, dy, parts);
       if (bestPart == PART_NONE) {
         cx += dx; cy += dy;
@@ -768,8 +776,8 @@ export function moveBodies(count: i32, mask: u32, response: i32, restitution: f6
       dy = (dy - k * dn * bestNy) * rest;
       if (vn < 0) { vx -= k * vn * bestNx; vy -= k * vn * bestNy; }
     }
-    setF32(xs + o, toF32(cx - (kind == KIND_RECT ? hx : 0)));
-    setF32(ys + o, toF32(cy - (kind == KIND_RECT ? hy : 0)));
+    setF32(xs + o, toF32(cx - ox));
+    setF32(ys + o, toF32(cy - oy));
     if (firstPart != PART_NONE) { // without a hit the velocity is as it was
       setF32(vxs + o, toF32(vx));
       setF32(vys + o, toF32(vy));
