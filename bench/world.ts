@@ -3,7 +3,7 @@
 // enemies: two calls, on the SIMD core, the scalar core and the js backend.
 import { Bench } from "tinybench";
 import * as hitcore from "../bindings/node.js";
-import { Response, type World } from "../bindings/node.js";
+import { Part, Response, type World } from "../bindings/node.js";
 import { mulberry32 } from "../fixtures/random.js";
 import { simdWasm, TIME_MS, wasm } from "./harness.js";
 import { Progress } from "./progress.js";
@@ -105,12 +105,15 @@ async function timeOnCores(what: string, worlds: World[], call: (w: World) => vo
 
 /** A level group no part of the scene's level is in: a levelMask of it sweeps against nothing. */
 const NO_LEVEL = 2;
+/** A group no body of the scene is in: moveBodies with it as its mask runs the check pass and moves nobody. */
+const NOBODY = 4;
 
 /** The frame's calls apart on each core (moveBodies against the whole level and against none, firstHits), each on fresh worlds: markdown rows. */
 async function timeCalls(): Promise<string[]> {
   const calls: [string, (w: World) => void][] = [
     ["moveBodies, the whole level", (w) => { w.moveBodies(BULLET, Response.Bounce, 1); }],
     ["moveBodies, no level part in `levelMask`", (w) => { w.moveBodies(BULLET, Response.Bounce, 1, NO_LEVEL); }],
+    ["moveBodies, a `mask` no body is in (its check pass)", (w) => { w.moveBodies(NOBODY, Response.Bounce, 1); }],
     ["firstHits", (w) => { w.firstHits(BULLET, ENEMY); }],
   ];
   const rows: string[] = [];
@@ -123,9 +126,32 @@ async function timeCalls(): Promise<string[]> {
   return rows;
 }
 
+/**
+ * What the level asks of `world`'s next frame, which this plays: how many bullets have a level
+ * shape within their reach (their radius plus their speed: what the frame's move can touch),
+ * counted with overlapLevel in a second world of the same scene whose bullets are circles of that
+ * reach; how many of those then hit, and how many of those start inside (t = 0: they stay).
+ */
+async function levelDemand(world: World): Promise<{ bullets: number; inReach: number; hit: number; inside: number }> {
+  const probe = await arenaWorld("wasm", simdWasm);
+  let bullets = 0;
+  for (let s = 0; s < world.count; s++) {
+    if (world.groups[s] !== BULLET) continue;
+    bullets++;
+    probe.setCircle(probe.idAt(s), world.x[s], world.y[s], world.a[s] + Math.hypot(world.vx[s], world.vy[s]));
+  }
+  const inReach = probe.overlapLevel(BULLET);
+  probe.dispose();
+  const hit = world.moveBodies(BULLET, Response.Bounce, 1);
+  let inside = 0;
+  for (let s = 0; s < world.count; s++) if (world.groups[s] === BULLET && world.hitPart[s] !== Part.None && world.hitT[s] === 0) inside++;
+  world.firstHits(BULLET, ENEMY);
+  return { bullets, inReach, hit, inside };
+}
+
 /** Runs the one-world frame; returns the markdown section. */
 export async function benchWorld(): Promise<string[]> {
-  const progress = new Progress("world", 4);
+  const progress = new Progress("world", 5);
   progress.step("the level on three cores, three frames compared");
   const worlds = await Promise.all(CORES.map(([, backend, core]) => arenaWorld(backend, core)));
   // Every core plays the same frames.
@@ -139,6 +165,9 @@ export async function benchWorld(): Promise<string[]> {
   const parts = await timeCalls();
   progress.step("JS heap bytes per frame");
   const bytes = bytesPerFrame(worlds[0]);
+  progress.step("what the level asks of the next frame");
+  const demand = await levelDemand(worlds[0]);
+  const share = (n: number) => `${n.toLocaleString("en-US")} (${(100 * n / demand.bullets).toFixed(0)}%)`;
   const name = `${BULLETS.toLocaleString("en-US")} bullets moved (ricochet) against ${(COLS * ROWS).toLocaleString("en-US")} tiles, 1,000 prefab rects, 1,000 surfaces and 500 polyhedra, then first hits against ${ENEMIES.toLocaleString("en-US")} enemies`;
   const row = `| ${name} | ${ms.map((l) => `${l.p50.toFixed(3)} / ${l.p99.toFixed(3)}`).join(" | ")} | ${(ms[2].p50 / ms[0].p50).toFixed(2)}x |`;
   console.log(row);
@@ -153,7 +182,9 @@ export async function benchWorld(): Promise<string[]> {
     "",
     `The three cores played three frames first and left identical positions. The wasm-simd frame allocates ${bytes.toFixed(2)} JS heap bytes after warm-up (least of six windows of 200 frames after 200 frames of warm-up, each less the empty window's just before it).`,
     "",
-    "The frame's calls timed apart, each on a fresh world of the same scene; ms median / p99. With `levelMask` meeting no part, moveBodies does everything but test the level: the floor under the frame's time that the level's geometry adds to.",
+    `What the level asks of a frame, counted on the wasm-simd world after its timed frames: ${share(demand.inReach)} of the ${demand.bullets.toLocaleString("en-US")} bullets have a level shape within their reach (radius plus speed), so no broad phase can spare them a test; ${share(demand.hit)} hit one, ${share(demand.inside)} of them starting inside it (they stay there: the scene places bullets at random, walls included).`,
+    "",
+    "The frame's calls timed apart, each on a fresh world of the same scene; ms median / p99. With `levelMask` meeting no part, moveBodies does everything but test the level: the floor under the frame's time that the level's geometry adds to. With a `mask` no body is in, it runs only the check pass that refuses bad values before anything moves.",
     "",
     "| call | wasm-simd | wasm-scalar | js |",
     "|---|---:|---:|---:|",
