@@ -202,7 +202,8 @@ export let stopPush: f64 = 0;
 /**
  * Moves `count` projectiles (circles; radius 0 is a point) by their velocity without tunneling:
  * each sweeps its path, stops a skin short of the closest hit (stopOnPath) and reflects its
- * velocity off the hit normal (the rest of that frame's motion is dropped). Returns how many hit; PF_* per projectile.
+ * velocity off the hit normal (the rest of that frame's motion is dropped). Returns how many hit;
+ * PF_* per projectile.
  */
 export function rectsMoveProjectiles(count: i32, search: i32): i32 {
   resetStats();
