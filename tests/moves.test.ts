@@ -224,6 +224,14 @@ function gapScene(world: World, side: number, bodies: number): number {
   return world.count;
 }
 
+/** What moveBodies left for one body, in the shape reference() gives. */
+function moved(world: World, s: number) {
+  return {
+    x: world.x[s], y: world.y[s], vx: world.vx[s], vy: world.vy[s], part: world.hitPart[s], shape: world.hitShape[s],
+    rect: world.hitRect[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s],
+  };
+}
+
 /** Whether the body's last move found it inside a shape: a hit at t = 0 with a zero normal. */
 function startsInside(world: World, s: number): boolean {
   return world.hitPart[s] !== Part.None && world.hitT[s] === 0 && world.hitNx[s] === 0 && world.hitNy[s] === 0;
@@ -245,10 +253,7 @@ describe("moveBodies", () => {
           for (let s = 0; s < n; s++) {
             const e = expected[s];
             if (!e) continue;
-            const got = {
-              x: world.x[s], y: world.y[s], vx: world.vx[s], vy: world.vy[s], part: world.hitPart[s], shape: world.hitShape[s],
-              rect: world.hitRect[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s],
-            };
+            const got = moved(world, s);
             expect(got, `${backend} seed ${seed} slot ${s}`).toEqual(e);
             if (e.part !== Part.None) counted++;
           }
@@ -420,11 +425,7 @@ describe("moveBodies", () => {
       for (let s = 0; s < n; s++) expected.push(reference(world, L, s, Response.Bounce, 1));
       const hits = world.moveBodies(ALL, Response.Bounce, 1);
       for (let s = 0; s < n; s++) {
-        const got = {
-          x: world.x[s], y: world.y[s], vx: world.vx[s], vy: world.vy[s], part: world.hitPart[s], shape: world.hitShape[s],
-          rect: world.hitRect[s], t: world.hitT[s], nx: world.hitNx[s], ny: world.hitNy[s],
-        };
-        expect(got, `${backend} slot ${s}`).toEqual(expected[s]);
+        expect(moved(world, s), `${backend} slot ${s}`).toEqual(expected[s]);
       }
       const corner = expected.filter((e) => e.part === Part.Tiles && e.t > 0 && e.nx !== 0 && e.ny !== 0).length;
       expect(hits).toBe(expected.filter((e) => e.part !== Part.None).length);
