@@ -144,7 +144,10 @@ async function levelDemand(world: World): Promise<{ bullets: number; inReach: nu
   probe.dispose();
   const hit = world.moveBodies(BULLET, Response.Bounce, 1);
   let inside = 0;
-  for (let s = 0; s < world.count; s++) if (world.groups[s] === BULLET && world.hitPart[s] !== Part.None && world.hitT[s] === 0) inside++;
+  for (let s = 0; s < world.count; s++) {
+    // Inside: a hit at t = 0 with a zero normal (one at t = 0 with a normal is a touch moving in).
+    if (world.groups[s] === BULLET && world.hitPart[s] !== Part.None && world.hitT[s] === 0 && world.hitNx[s] === 0 && world.hitNy[s] === 0) inside++;
+  }
   world.firstHits(BULLET, ENEMY);
   return { bullets, inReach, hit, inside };
 }
